@@ -1,0 +1,57 @@
+"""Eager per-operation overhead: one scalar add and one 1000-element add.
+
+    python benchmarks/dispatch.py [--jax-python /tmp/jaxenv/bin/python]
+
+Prints microseconds per call for edujax, NumPy and (when available) real JAX,
+side by side, with ratios. Target (issue 2): edujax's scalar add at most half of
+JAX's time.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+
+CASES = ["scalar add (x + y)", "1000-element add (a + b)", "scalar sin (jnp.sin)"]
+
+
+def run(np_module) -> dict:
+    x, y = np_module.asarray(1.5), np_module.asarray(2.5)
+    a, b = np_module.ones(1000), np_module.ones(1000)
+    results = dict(zip(CASES, [
+        best_time(lambda: x + y),
+        best_time(lambda: a + b),
+        best_time(lambda: np_module.sin(x)),
+    ]))
+    if hasattr(x, "block_until_ready"):  # JAX dispatches asynchronously: wait for results
+        results[CASES[0]] = best_time(lambda: (x + y).block_until_ready())
+        results[CASES[1]] = best_time(lambda: (a + b).block_until_ready())
+        results[CASES[2]] = best_time(lambda: np_module.sin(x).block_until_ready())
+    return results
+
+
+def run_jax() -> dict:
+    import jax
+    jax.config.update("jax_platforms", "cpu")
+    import jax.numpy as jnp
+    return run(jnp)
+
+
+def main() -> None:
+    args = parse_args(__doc__)
+    if args.only == "jax":
+        print(json.dumps(run_jax()))
+        return
+    import numpy as np
+
+    import edujax.numpy as ejnp
+    columns = {"edujax": run(ejnp), "numpy": run(np),
+               "jax": time_jax(__file__, args.jax_python, run_jax)}
+    print_table("Eager dispatch overhead (lower is better)", CASES, columns)
+
+
+if __name__ == "__main__":
+    main()

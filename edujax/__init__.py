@@ -1,0 +1,23 @@
+"""edujax: JAX rebuilt in readable Python.
+
+    import edujax as jax
+    import edujax.numpy as jnp
+
+Start reading at core.py (traces, tracers, bind), then jaxpr.py and
+interpreters/partial_eval.py (how make_jaxpr records a program), then lax/ (the
+primitives) and numpy/ (the NumPy API on top of lax). docs/architecture.md
+walks through ``jnp.sin(x)`` from call to result.
+"""
+from __future__ import annotations
+
+from edujax import lax, numpy, random, tree_util  # noqa: F401
+from edujax.api import (ShapeDtypeStruct, block_until_ready, device_get, device_put,  # noqa: F401
+                        make_jaxpr)
+from edujax.array import Array  # noqa: F401
+from edujax.config import config  # noqa: F401
+from edujax.devices import (default_backend, device_count, devices, local_device_count,  # noqa: F401
+                            local_devices)
+from edujax import errors  # noqa: F401
+from edujax import dtypes  # noqa: F401
+
+__version__ = "0.1.0"

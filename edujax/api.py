@@ -1,0 +1,114 @@
+"""The top-level transformations and helpers of ``edujax`` (``jax.make_jaxpr`` & co).
+
+For now: ``make_jaxpr`` (trace a function into a jaxpr), ``device_put``/``device_get``
+and ``block_until_ready``. jit, grad and vmap arrive with their own issues.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from edujax import core, dtypes
+from edujax.array import Array
+from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
+
+
+class ShapeDtypeStruct:
+    """A shape and a dtype, standing in for an array (as in ``jax.ShapeDtypeStruct``)."""
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = weak_type
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape)))
+    aval = property(lambda self: core.ShapedArray(self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+
+def shaped_abstractify(x: Any) -> core.ShapedArray:
+    """The abstract value a traced argument gets (Python scalars become weak)."""
+    try:
+        return core.get_aval(x)
+    except TypeError:
+        raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.") from None
+
+
+def _split_static(args: tuple, static_argnums: Sequence[int]) -> tuple[tuple, Callable]:
+    """Separate static positional args (baked into the function) from traced ones."""
+    static = {i % len(args) for i in static_argnums} if args else set()
+    dynamic = tuple(a for i, a in enumerate(args) if i not in static)
+
+    def rebuild(dyn: Sequence[Any]) -> list:
+        it = iter(dyn)
+        return [args[i] if i in static else next(it) for i in range(len(args))]
+    return dynamic, rebuild
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
+               return_shape: bool = False, **unused: Any) -> Callable:
+    """Return a function that traces ``fun`` and returns its ClosedJaxpr.
+
+    ``make_jaxpr(f)(*args)`` calls ``f`` once on tracers shaped like ``args`` and
+    records every primitive it applies. Python side effects (a ``print``) happen
+    during that one call: they are not part of the jaxpr.
+    """
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+
+    @functools.wraps(fun)
+    def make_jaxpr_f(*args: Any, **kwargs: Any):
+        dynamic, rebuild = _split_static(args, static_argnums)
+        flat_args, in_tree = tree_flatten((dynamic, kwargs))
+        in_avals = [shaped_abstractify(x) for x in flat_args]
+
+        def flat_fun(*flat_tracers):
+            dyn, kw = tree_unflatten(in_tree, list(flat_tracers))
+            out = fun(*rebuild(dyn), **kw)
+            flat_out, out_tree = tree_flatten(out)
+            return flat_out, out_tree
+
+        name = getattr(fun, "__name__", "fun")
+        closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=name)
+        if return_shape:
+            shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
+            return closed, tree_unflatten(out_tree, shapes)
+        return closed
+
+    return make_jaxpr_f
+
+
+def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,
+               may_alias: Any = None) -> Any:
+    """Copy ``x`` (any pytree of arrays) onto the device: here, make it an edujax Array."""
+    def put(leaf: Any) -> Any:
+        if isinstance(leaf, (Array, core.Tracer)):
+            return leaf
+        value = np.asarray(leaf)
+        weak = type(leaf) in dtypes.python_scalar_types and type(leaf) is not bool
+        return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), weak)
+    return tree_map(put, x)
+
+
+def device_get(x: Any) -> Any:
+    """Bring ``x`` (any pytree) back to the host as NumPy arrays."""
+    return tree_map(lambda leaf: np.asarray(leaf) if isinstance(leaf, Array) else leaf, x)
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait for every array in ``x``. edujax computes eagerly, so there is nothing to wait for."""
+    return x

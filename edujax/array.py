@@ -1,0 +1,147 @@
+"""``Array``: the concrete value edujax computes with.
+
+An Array is an immutable wrapper around a NumPy ndarray of a *canonical* dtype
+(float32 rather than float64 unless x64 is on) plus one extra bit of type
+information NumPy lacks: ``weak_type`` (see dtypes.py). Operators and methods
+(``+``, ``.sum()``, ``.at[]``...) are attached by ``edujax.numpy.array_methods``
+to Array and to Tracer alike, so traced code reads exactly like eager code.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from edujax import core
+from edujax.devices import cpu_device
+
+
+def immutable_error() -> TypeError:
+    return TypeError(
+        "JAX arrays are immutable and do not support in-place item assignment."
+        " Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method:"
+        " https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html")
+
+
+class Array:
+    """An immutable n-dimensional array living on the (only) CPU device."""
+
+    __slots__ = ("_value", "_weak_type", "_aval", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, value: np.ndarray, weak_type: bool = False):
+        self._value = value
+        self._weak_type = weak_type
+        self._aval = None
+
+    # -- what tracing needs to know ------------------------------------------------
+    @property
+    def aval(self) -> core.ShapedArray:
+        aval = self._aval
+        if aval is None:
+            v = self._value
+            aval = self._aval = core.ShapedArray(v.shape, v.dtype, self._weak_type)
+        return aval
+
+    shape = property(lambda self: self._value.shape)
+    dtype = property(lambda self: self._value.dtype)
+    ndim = property(lambda self: self._value.ndim)
+    size = property(lambda self: self._value.size)
+    weak_type = property(lambda self: self._weak_type)
+    nbytes = property(lambda self: self._value.nbytes)
+    itemsize = property(lambda self: self._value.itemsize)
+
+    # -- conversions to Python and NumPy -------------------------------------------
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        view = self._value.view()
+        view.flags.writeable = False  # a NumPy view must not let anyone mutate us
+        return view if dtype is None else view.astype(dtype)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iub":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._value)
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return len(self._value)
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (Array(row, self._weak_type) for row in self._value)
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'jaxlib._jax.ArrayImpl'")
+
+    def __setitem__(self, idx: Any, value: Any):
+        raise immutable_error()
+
+    def item(self, *args: Any) -> Any:
+        return self._value.item(*args)
+
+    def tolist(self) -> Any:
+        return self._value.tolist()
+
+    def copy(self) -> Array:
+        return Array(self._value.copy(), self._weak_type)
+
+    def __copy__(self) -> Array:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Array:
+        return self
+
+    def __reduce__(self):
+        return (Array, (self._value, self._weak_type))
+
+    # -- the device API (one CPU device; kept so tutorial code runs unchanged) -----
+    def block_until_ready(self) -> Array:
+        """Wait until the value is computed. edujax computes eagerly, so: at once."""
+        return self
+
+    @property
+    def device(self):
+        return cpu_device
+
+    def devices(self) -> set:
+        return {cpu_device}
+
+    is_fully_addressable = True
+    is_fully_replicated = True
+    committed = False
+
+    # -- printing --------------------------------------------------------------------
+    def __repr__(self) -> str:
+        prefix = "Array("
+        dtype_str = f"dtype={self.dtype.name}"
+        if self._weak_type:
+            dtype_str += ", weak_type=True"
+        line_width = np.get_printoptions()["linewidth"]
+        if self.size == 0:
+            s = f"[], shape={self.shape}"
+        else:
+            s = np.array2string(self._value, prefix=prefix, suffix=",",
+                                separator=", ", max_line_width=line_width)
+        last_line_len = len(s) - s.rfind("\n") + 1
+        sep = " " * len(prefix) if last_line_len + len(dtype_str) + 2 > line_width else " "
+        return f"{prefix}{s},{sep}{dtype_str})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self._value if self.ndim else self._value[()], spec)

@@ -1,0 +1,58 @@
+"""Global switches, read the way JAX reads them: ``edujax.config.update(name, value)``.
+
+Only a handful of flags exist. Each one starts from an environment variable, so a
+learner can also flip them before Python starts (``JAX_ENABLE_X64=1 python ...``).
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def _env_flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+class Config:
+    """A bag of named settings; ``update`` checks the name so typos fail loudly."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = {
+            # 64-bit types are off by default: float64 inputs become float32.
+            "jax_enable_x64": _env_flag("JAX_ENABLE_X64", False),
+            # Which backend `jit` hands its jaxprs to (see edujax/backends/).
+            "edujax_backend": os.environ.get("EDUJAX_BACKEND", "reference"),
+            # Log every jit compile together with the reason it missed the cache.
+            "jax_explain_cache_misses": _env_flag("JAX_EXPLAIN_CACHE_MISSES", False),
+            # Accepted for compatibility with tutorials; edujax always runs on the CPU.
+            "jax_platforms": os.environ.get("JAX_PLATFORMS", "cpu"),
+            "jax_platform_name": os.environ.get("JAX_PLATFORM_NAME", "cpu"),
+            "jax_numpy_rank_promotion": "allow",
+        }
+        self._listeners: list = []
+
+    def update(self, name: str, value: Any) -> None:
+        if name not in self._values:
+            raise AttributeError(f"Unrecognized config option: {name}")
+        self._values[name] = value
+        for listener in self._listeners:
+            listener(name, value)
+
+    def read(self, name: str) -> Any:
+        return self._values[name]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def on_update(self, listener) -> None:
+        """Call ``listener(name, value)`` after every update (caches use this)."""
+        self._listeners.append(listener)
+
+
+config = Config()

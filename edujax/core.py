@@ -1,0 +1,279 @@
+"""The tracing core: abstract values, primitives, traces and tracers.
+
+Every jnp function ends in ``some_primitive.bind(*arrays, **params)``. What bind
+*means* is decided by the **current trace**:
+
+* ``EvalTrace`` (the default) runs the primitive's reference rule on NumPy data;
+* a staging trace (``interpreters/partial_eval.py``) records an equation into a
+  jaxpr instead of computing anything;
+* later transformations (JVP, batching) add traces of their own.
+
+Design choice: **one current trace**, as in today's JAX, rather than Autodidax's
+stack of levels. A transformation installs its trace with ``set_current_trace``
+for the duration of the user's function; each tracer remembers the trace that
+made it, and a trace that meets a tracer of another trace treats it as a
+constant. docs/architecture.md explains why we chose this.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Callable
+
+import numpy as np
+
+from edujax import dtypes
+from edujax.errors import (TracerArrayConversionError, TracerBoolConversionError,
+                           TracerIntegerConversionError, UnexpectedTracerError)
+
+# ------------------------------------------------------------------ abstract values
+
+
+class ShapedArray:
+    """What a tracer knows about its value: shape, dtype and weak_type, not the numbers."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+    array_abstraction_level = 1
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(self.shape if shape is None else shape,
+                           self.dtype if dtype is None else dtype,
+                           self.weak_type if weak_type is None else weak_type)
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def str_short(self, short_dtypes: bool = False) -> str:
+        """``float32[2,3]``, or ``f32[2,3]`` with short dtypes (the jaxpr form)."""
+        name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+        return f"{name}[{','.join(map(str, self.shape))}]"
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is ShapedArray and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+def short_dtype_name(dtype: np.dtype) -> str:
+    return (dtype.name.replace("float", "f").replace("uint", "u")
+            .replace("int", "i").replace("complex", "c"))
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of anything array-like: Array, tracer, NumPy value, Python scalar."""
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval
+    t = type(x)
+    if t in dtypes.python_scalar_types:
+        return ShapedArray((), dtypes.default_dtype(t), weak_type=t is not bool)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype))
+    raise TypeError(f"Value {x!r} of type {t} is not a valid JAX type")
+
+
+def is_array_like(x: Any) -> bool:
+    return (isinstance(x, (Tracer, np.ndarray, np.generic)) or hasattr(x, "aval")
+            or type(x) in dtypes.python_scalar_types)
+
+
+# ------------------------------------------------------------------ primitives and rule tables
+
+# Rule tables are plain dicts keyed by primitive. The interpreter that reads a
+# table owns it; primitive modules (edujax/lax/*) fill them in.
+impl_rules: dict[Primitive, Callable] = {}           # NumPy reference implementation
+abstract_eval_rules: dict[Primitive, Callable] = {}  # avals in -> aval(s) out
+
+
+class Primitive:
+    """A named operation. ``bind`` hands it to the current trace."""
+
+    multiple_results = False
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def bind(self, *args: Any, **params: Any) -> Any:
+        return current_trace().process_primitive(self, args, params)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def missing_rule(table: str, prim: Primitive) -> NotImplementedError:
+    return NotImplementedError(f"no {table} rule for primitive '{prim.name}'")
+
+
+def abstract_eval(prim: Primitive, avals: list[ShapedArray], params: dict) -> Any:
+    try:
+        rule = abstract_eval_rules[prim]
+    except KeyError:
+        raise missing_rule("abstract evaluation", prim) from None
+    return rule(*avals, **params)
+
+
+# ------------------------------------------------------------------ traces
+
+
+class Trace:
+    """Decides what ``bind`` means while it is the current trace."""
+
+    def process_primitive(self, prim: Primitive, args: tuple, params: dict) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return type(self).__name__
+
+
+class EvalTrace(Trace):
+    """The trace in effect when nothing is being transformed: compute with NumPy.
+
+    The abstract rule runs first, so eager code checks shapes and dtypes exactly
+    like traced code does, and the output gets its weak_type from the same rule.
+    """
+
+    def process_primitive(self, prim, args, params):
+        out_aval = abstract_eval(prim, [get_aval(a) for a in args], params)
+        out = impl_rules[prim](*map(_to_numpy, args), **params)
+        if prim.multiple_results:
+            return [_wrap(o, a) for o, a in zip(out, out_aval)]
+        return _wrap(out, out_aval)
+
+
+def _to_numpy(x: Any) -> Any:
+    value = getattr(x, "_value", None)
+    if value is not None:
+        return value
+    if isinstance(x, Tracer):
+        raise UnexpectedTracerError(
+            f"Encountered an unexpected tracer: {x!r}. A tracer escaped the "
+            "transformation that created it (for example it was stored in a global "
+            "or a closure and used after the function returned).")
+    return np.asarray(x, dtype=get_aval(x).dtype)
+
+
+def _wrap(value: Any, aval: ShapedArray) -> Array:
+    return Array(np.asarray(value, dtype=aval.dtype), aval.weak_type)
+
+
+class _TraceState(threading.local):
+    def __init__(self) -> None:
+        self.trace: Trace = eval_trace
+
+
+eval_trace = EvalTrace()
+_state = _TraceState()
+
+
+def current_trace() -> Trace:
+    return _state.trace
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace):
+    """Make ``trace`` interpret every bind inside the ``with`` block."""
+    previous, _state.trace = _state.trace, trace
+    try:
+        yield
+    finally:
+        _state.trace = previous
+
+
+# ------------------------------------------------------------------ tracers
+
+
+class Tracer:
+    """A stand-in for an array while a function is being transformed.
+
+    It behaves like an array (operators, ``.shape``, methods: edujax.numpy
+    attaches those) but every operation goes through ``bind`` to its trace.
+    Python control flow needs a *concrete* value, which a tracer only has when
+    its trace knows one (see ``to_concrete_value``).
+    """
+
+    __slots__ = ("_trace",)
+    __array_priority__ = 1000
+
+    @property
+    def aval(self) -> ShapedArray:
+        raise NotImplementedError
+
+    shape = property(lambda self: self.aval.shape)
+    dtype = property(lambda self: self.aval.dtype)
+    ndim = property(lambda self: self.aval.ndim)
+    size = property(lambda self: self.aval.size)
+    weak_type = property(lambda self: self.aval.weak_type)
+
+    def to_concrete_value(self) -> Any:
+        """The real value behind the tracer, if this trace knows it (e.g. under grad)."""
+        return None
+
+    def _concrete_or(self, error: type) -> Any:
+        value = self.to_concrete_value()
+        if value is None:
+            raise error(self)
+        return value
+
+    def __bool__(self) -> bool:
+        return bool(self._concrete_or(TracerBoolConversionError))
+
+    def __int__(self) -> int:
+        return int(self._concrete_or(TracerIntegerConversionError))
+
+    def __index__(self) -> int:
+        return int(self._concrete_or(TracerIntegerConversionError))
+
+    def __float__(self) -> float:
+        from edujax.errors import ConcretizationTypeError
+        return float(self._concrete_or(ConcretizationTypeError))
+
+    def __complex__(self) -> complex:
+        from edujax.errors import ConcretizationTypeError
+        return complex(self._concrete_or(ConcretizationTypeError))
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.asarray(self._concrete_or(TracerArrayConversionError), dtype=dtype)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
+
+    def __setitem__(self, idx, value):
+        from edujax.array import immutable_error
+        raise immutable_error()
+
+    def _error_repr(self) -> str:
+        return f"traced array with shape {self.aval.str_short()}"
+
+    def _origin_msg(self) -> str:
+        return getattr(self._trace, "origin_message", lambda tracer: "")(self)
+
+    def __repr__(self) -> str:
+        weak = "~" if self.aval.weak_type else ""
+        return f"{type(self).__name__}({weak}{self.aval.str_short()})"
+
+
+from edujax.array import Array  # noqa: E402  (array.py imports this module; it must come last)

@@ -1,0 +1,133 @@
+"""Staging: turn a Python function into a jaxpr by running it on tracers.
+
+``DynamicJaxprTrace`` is the trace behind ``make_jaxpr`` and ``jit``. While it is
+the current trace, ``bind`` computes nothing: it asks the primitive's abstract
+rule for the output's shape and dtype, hands back a fresh tracer, and appends
+an equation to the jaxpr being built. Because *every* bind goes to the current
+trace, even ``jnp.log(2.0)`` (which touches no argument) is recorded; JAX calls
+this "omnistaging".
+
+Anything that is not one of this trace's tracers is a constant: a scalar
+becomes an inline ``Literal``, anything bigger becomes a ``constvar`` whose
+value travels beside the jaxpr in a ``ClosedJaxpr``.
+
+NB: JAX's partial_eval.py also holds the known/unknown partial evaluator used
+by reverse-mode autodiff; edujax adds that here when grad arrives.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from edujax import core
+from edujax.core import Primitive, ShapedArray, Tracer
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
+# Constant folding: rules that compute an equation right away when its inputs are
+# constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
+const_fold_rules: dict[Primitive, Callable] = {}
+
+
+class DynamicJaxprTracer(Tracer):
+    """A value inside a function being staged out: only its aval is known."""
+
+    __slots__ = ("_aval",)
+
+    def __init__(self, trace: DynamicJaxprTrace, aval: ShapedArray):
+        self._trace = trace
+        self._aval = aval
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self._aval
+
+    def __repr__(self) -> str:
+        weak = "~" if self._aval.weak_type else ""
+        return f"JitTracer({weak}{self._aval.str_short()})"
+
+
+def _is_literalable(x: Any) -> bool:
+    """Scalars that are known now can be printed inline as literals."""
+    if isinstance(x, Tracer):
+        return False
+    return type(x) in (bool, int, float, complex) or np.ndim(x) == 0
+
+
+class DynamicJaxprTrace(core.Trace):
+    """Records every primitive applied while it is current into a growing jaxpr."""
+
+    def __init__(self, debug_info: Any = None):
+        self.debug_info = debug_info
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.var_of: dict[int, Var] = {}    # id(tracer) -> Var
+        self.tracers: list[Tracer] = []     # keeps tracers alive so their ids stay unique
+        self.constvars: dict[int, Var] = {}  # id(constant) -> Var
+        self.consts: list[Any] = []
+
+    def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
+        tracer = self._new_tracer(aval)
+        self.invars.append(self.var_of[id(tracer)])
+        return tracer
+
+    def _new_tracer(self, aval: ShapedArray) -> DynamicJaxprTracer:
+        tracer = DynamicJaxprTracer(self, aval)
+        self.tracers.append(tracer)
+        self.var_of[id(tracer)] = Var(aval)
+        return tracer
+
+    def to_atom(self, x: Any) -> Var | Literal:
+        """The Var or Literal that stands for ``x`` in the jaxpr."""
+        if isinstance(x, DynamicJaxprTracer) and x._trace is self:
+            return self.var_of[id(x)]
+        aval = core.get_aval(x)
+        if _is_literalable(x):
+            return Literal(x, aval)
+        # A non-scalar constant, or a tracer of some outer trace: a constvar.
+        var = self.constvars.get(id(x))
+        if var is None:
+            var = self.constvars[id(x)] = Var(aval.strip_weak_type() if not isinstance(x, Tracer)
+                                              else aval)
+            self.consts.append(x)
+        return var
+
+    def process_primitive(self, prim, args, params):
+        fold = const_fold_rules.get(prim)
+        if fold is not None and not any(isinstance(a, Tracer) for a in args):
+            folded = fold(*args, **params)
+            if folded is not None:
+                return folded
+        invars = [self.to_atom(a) for a in args]
+        out_avals = core.abstract_eval(prim, [v.aval for v in invars], params)
+        if not prim.multiple_results:
+            out_avals = [out_avals]
+        outs = [self._new_tracer(a) for a in out_avals]
+        self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
+        return outs if prim.multiple_results else outs[0]
+
+    def to_jaxpr(self, outs: list) -> ClosedJaxpr:
+        outvars = [self.to_atom(x) for x in outs]
+        constvars = list(self.constvars.values())
+        jaxpr = Jaxpr(constvars, self.invars, outvars, self.eqns, self.debug_info)
+        return ClosedJaxpr(jaxpr, self.consts)
+
+    def origin_message(self, tracer: Tracer) -> str:
+        info = self.debug_info
+        if info is None:
+            return ""
+        return f"The error occurred while tracing the function {info}."
+
+
+def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
+                   debug_info: Any = None) -> tuple[ClosedJaxpr, Any]:
+    """Run ``fun`` (flat arrays in, flat list out) on tracers; return its ClosedJaxpr.
+
+    The second result is whatever ``fun`` returned besides the flat outputs
+    (``fun`` returns ``(outs, aux)``); jit and make_jaxpr pass the output tree there.
+    """
+    trace = DynamicJaxprTrace(debug_info)
+    args = [trace.new_arg(a) for a in in_avals]
+    with core.set_current_trace(trace):
+        outs, aux = fun(*args)
+    return trace.to_jaxpr(outs), aux

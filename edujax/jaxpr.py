@@ -1,0 +1,141 @@
+"""The jaxpr: edujax's intermediate representation, as plain immutable data.
+
+A jaxpr is a tiny functional program::
+
+    { lambda ; a:f32[] b:f32[]. let c:f32[] = mul a b; d:f32[] = add c 2.0:f32[] in (d,) }
+
+* ``Var``: a named value with an abstract value (``a:f32[]``);
+* ``Literal``: a scalar constant written inline (``2.0:f32[]``);
+* ``JaxprEqn``: ``outvars = primitive[params] invars``;
+* ``Jaxpr``: constvars, invars, equations and outvars;
+* ``ClosedJaxpr``: a Jaxpr together with the values of its constvars.
+
+``eval_jaxpr`` is the interpreter: it binds each equation's primitive in turn,
+so under no transformation it computes with the NumPy reference rules, and
+under a transformation it replays the program through that transformation.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from edujax.core import Primitive, ShapedArray
+
+
+class Var:
+    """A variable. Compared by identity; its printed name is chosen when printing."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Var(id={id(self)}):{self.aval.str_short()}"
+
+
+class Literal:
+    """A scalar constant that appears inline in an equation, e.g. ``2.0:f32[]``."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val})"
+
+
+class JaxprEqn(NamedTuple):
+    invars: list  # of Var | Literal
+    outvars: list  # of Var
+    primitive: Primitive
+    params: dict
+
+    def replace(self, **changes: Any) -> JaxprEqn:
+        return self._replace(**changes)
+
+
+class Jaxpr:
+    """A closed-over-nothing program: constvars and invars in, outvars out."""
+
+    __slots__ = ("constvars", "invars", "outvars", "eqns", "debug_info")
+
+    def __init__(self, constvars, invars, outvars, eqns, debug_info=None):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.outvars = list(outvars)
+        self.eqns = list(eqns)
+        self.debug_info = debug_info
+
+    in_avals = property(lambda self: [v.aval for v in self.invars])
+    out_avals = property(lambda self: [v.aval for v in self.outvars])
+    effects = frozenset()
+
+    def pretty_print(self, width: int = 80) -> str:
+        from edujax.pretty import pp_toplevel_jaxpr
+        return pp_toplevel_jaxpr(self, width)
+
+    def __str__(self) -> str:
+        return self.pretty_print()
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    """A Jaxpr plus the values of its constvars (``consts``), ready to run."""
+
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: list):
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    eqns = property(lambda self: self.jaxpr.eqns)
+    effects = frozenset()
+
+    def pretty_print(self, width: int = 80) -> str:
+        return self.jaxpr.pretty_print(width)
+
+    def __str__(self) -> str:
+        return self.pretty_print()
+
+    __repr__ = __str__
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: list, *args: Any) -> list:
+    """Run ``jaxpr`` on ``args``: the reference interpreter, the spec for every backend.
+
+    Each equation is ``bind``-ed, so the current trace decides what running means:
+    NumPy evaluation normally, or re-tracing when a transformation is active.
+    """
+    env: dict[Var, Any] = {}
+
+    def read(atom: Var | Literal) -> Any:
+        return atom.val if type(atom) is Literal else env[atom]
+
+    for var, value in zip(jaxpr.constvars, consts):
+        env[var] = value
+    for var, value in zip(jaxpr.invars, args, strict=True):
+        env[var] = value
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        for var, value in zip(eqn.outvars, outs):
+            env[var] = value
+    return [read(v) for v in jaxpr.outvars]
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr):
+    """A Python function that runs ``closed`` (JAX's ``core.jaxpr_as_fun``)."""
+    return lambda *args: eval_jaxpr(closed.jaxpr, closed.consts, *args)
+
+
+def literal_value_str(lit: Literal) -> str:
+    """How JAX prints a literal's value: the Python scalar it holds."""
+    return str(np.asarray(lit.val).item()) if not np.shape(lit.val) else "[...]"

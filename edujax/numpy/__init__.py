@@ -1,0 +1,92 @@
+"""``edujax.numpy``: the NumPy API, written entirely in terms of ``edujax.lax``.
+
+Import it as ``jnp``. Every function checks and promotes its arguments the way
+JAX does (util.py) and then calls lax, so the same code runs eagerly, under
+``make_jaxpr`` and (later) under every transformation.
+"""
+from __future__ import annotations
+
+import numpy as _np
+
+from edujax import dtypes as _dtypes
+from edujax.array import Array
+from edujax.numpy import array_methods as _array_methods  # noqa: F401  (attaches operators)
+from edujax.numpy.creation import (arange, array, asarray, empty, empty_like, eye, full,
+                                   full_like, identity, linspace, meshgrid, ones, ones_like, tri,
+                                   zeros, zeros_like)
+from edujax.numpy.products import (dot, inner, kron, matmul, outer, tensordot, vdot, vecdot)
+from edujax.numpy.reductions import (all, amax, amin, any, argmax, argmin, average, count_nonzero,
+                                     cumprod, cumsum, cumulative_prod, cumulative_sum, max, mean,
+                                     min, prod, ptp, std, sum, var)
+from edujax.numpy.scalar_types import (bool_, complex64, complex128, complex_,
+                                       float16, float32, float64, float_, int8, int16, int32,
+                                       int64, int_, uint8, uint16, uint32, uint64)
+from edujax.numpy.shape_ops import (array_split, atleast_1d, atleast_2d, atleast_3d,
+                                    broadcast_arrays, broadcast_to, column_stack, concatenate,
+                                    diag, diagonal, dstack, expand_dims, flip, fliplr, flipud,
+                                    hsplit, hstack, moveaxis, ndim, permute_dims, ravel, repeat,
+                                    reshape, roll, rot90, shape, size, split, squeeze, stack,
+                                    swapaxes, tile, trace, transpose, tril, triu, vsplit, vstack)
+from edujax.numpy.sorting import (argsort, argwhere, flatnonzero, nonzero, searchsorted, sort,
+                                  unique)
+from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan,
+                                 arctan2, arctanh, around, bitwise_and, bitwise_not, bitwise_or,
+                                 bitwise_xor, cbrt, ceil, clip, copysign, cos, cosh, deg2rad,
+                                 degrees, divide, divmod, equal, exp, exp2, expm1, fix,
+                                 float_power, floor, floor_divide, fmod, greater, greater_equal,
+                                 heaviside, hypot, invert, isfinite, isinf, isnan, left_shift,
+                                 less, less_equal, log, log1p, log2, log10, logaddexp,
+                                 logical_and, logical_not, logical_or, logical_xor, maximum,
+                                 minimum, mod, multiply, negative, nextafter, not_equal, positive,
+                                 power, rad2deg, radians, reciprocal, remainder, right_shift, rint,
+                                 round, sign, sin, sinh, sqrt, square, subtract, tan, tanh,
+                                 true_divide, trunc, where)
+from edujax.numpy.util import broadcast_shapes
+
+ndarray = Array
+pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
+newaxis = None
+dtype = _np.dtype
+iinfo, finfo = _np.iinfo, _np.finfo
+promote_types = _dtypes.promote_types
+issubdtype = _np.issubdtype
+integer, signedinteger, unsignedinteger = _np.integer, _np.signedinteger, _np.unsignedinteger
+floating, complexfloating, inexact, number = (_np.floating, _np.complexfloating, _np.inexact,
+                                              _np.number)
+generic = _np.generic
+
+
+def result_type(*args):
+    """The dtype that ``args`` promote to (JAX's lattice, weak Python scalars included)."""
+    return _dtypes.result_type(*args)
+
+
+def isscalar(element) -> bool:
+    return _np.ndim(element) == 0 and isinstance(element, (Array, _np.generic, int, float,
+                                                           complex, bool))
+
+
+def iscomplexobj(x) -> bool:
+    return _np.dtype(getattr(x, "dtype", type(x))).kind == "c"
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = asarray(a), asarray(b)
+    close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(a), isnan(b)))
+    return logical_or(close, equal(a, b))
+
+
+def array_equal(a1, a2, equal_nan=False) -> Array:
+    a1, a2 = asarray(a1), asarray(a2)
+    if a1.shape != a2.shape:
+        return asarray(False)
+    eq = equal(a1, a2)
+    if equal_nan:
+        eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
+    return all(eq)

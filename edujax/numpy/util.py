@@ -1,0 +1,114 @@
+"""How jax.numpy prepares arguments before calling lax: check, promote dtypes, promote ranks.
+
+``jnp.add(x, y)`` is ``lax.add(*promote_args("add", x, y))``:
+
+1. ``check_arraylike``: only arrays and scalars are accepted. A Python list is
+   rejected (JAX will not silently copy a list into an array on every call).
+2. ``promote_dtypes``: convert every argument to the lattice's result dtype.
+3. ``promote_shapes``: NumPy rank promotion, done with ``broadcast_in_dim``;
+   lax itself then stretches size-1 dimensions.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from edujax import core, dtypes, lax
+from edujax.array import Array
+
+_arraylike_types = (Array, core.Tracer, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def is_arraylike(x: Any) -> bool:
+    return isinstance(x, _arraylike_types)
+
+
+def check_arraylike(fun_name: str, *args: Any) -> None:
+    for pos, arg in enumerate(args):
+        if not isinstance(arg, _arraylike_types):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(arg)} "
+                            f"at position {pos}.")
+
+
+def asarray(x: Any) -> Any:
+    """An Array (or tracer) for ``x``; Python scalars keep their weak type."""
+    if isinstance(x, (Array, core.Tracer)):
+        return x
+    if type(x) in dtypes.python_scalar_types:
+        return Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
+    value = np.asarray(x)
+    return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
+
+
+def promote_dtypes(*args: Any) -> list:
+    if len(args) < 2:
+        return [asarray(a) for a in args]
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    return [lax._convert_element_type(a, dtype, weak) for a in args]
+
+
+def _to_inexact(dtype: np.dtype) -> np.dtype:
+    return dtype if dtype.kind in "fc" else dtypes.float_dtype()
+
+
+def promote_dtypes_inexact(*args: Any) -> list:
+    """Like promote_dtypes, but integers and bools become the default float (for sqrt, /, ...)."""
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    return [lax._convert_element_type(a, _to_inexact(dtype), weak) for a in args]
+
+
+def promote_dtypes_numeric(*args: Any) -> list:
+    """Like promote_dtypes, but bool becomes int32 (for sum, cumsum, ...)."""
+    dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    if dtype == dtypes.bool_:
+        dtype = dtypes.int_dtype()
+    return [lax._convert_element_type(a, dtype, weak) for a in args]
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's broadcasting of shapes, with JAX's error message."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for dims in zip(*((1,) * (ndim - len(s)) + tuple(s) for s in shapes)):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shapes)}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def promote_shapes(fun_name: str, *args: Any) -> list:
+    """Give every argument the same rank (scalars are left alone: lax accepts them)."""
+    if len(args) < 2:
+        return list(args)
+    shapes = [getattr(a, "shape", ()) for a in args]  # Python scalars have shape ()
+    if all(len(s) == len(shapes[0]) for s in shapes[1:]):
+        return list(args)  # lax stretches size-1 dimensions (or raises its own error)
+    if len({len(s) for s in shapes if s}) < 2:
+        return list(args)  # only scalars differ in rank: lax accepts those too
+    rank = len(broadcast_shapes(*shapes))
+    return [lax.broadcast_to_rank(a, rank) for a in args]
+
+
+def promote_args(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes(*args))
+
+
+def promote_args_inexact(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes_inexact(*args))
+
+
+def promote_args_numeric(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return promote_shapes(fun_name, *promote_dtypes_numeric(*args))
+
+
+def canonicalize_axis(axis: int, ndim: int) -> int:
+    """A non-negative axis, or JAX's ValueError for an axis out of range."""
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim if ndim else 0

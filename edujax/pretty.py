@@ -1,0 +1,240 @@
+"""Printing jaxprs in exactly JAX's text format.
+
+Two layers:
+
+1. A small *document* pretty-printer (Wadler/Lindig style, as in JAX): a document
+   is text, breaks, nesting and groups. A group is printed on one line if it fits
+   in the remaining width, otherwise each of its breaks becomes a newline.
+2. Functions that build the document of a jaxpr the way JAX does, so that
+   line breaks, indentation and variable names match JAX character for character.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, literal_value_str
+
+# ------------------------------------------------------------------ documents
+
+
+class Text(NamedTuple):
+    text: str
+
+
+class Break(NamedTuple):
+    text: str  # printed when the enclosing group is flat
+
+
+class Concat(NamedTuple):
+    children: tuple
+
+
+class Nest(NamedTuple):
+    n: int
+    child: Any
+
+
+class Group(NamedTuple):
+    child: Any
+
+
+NIL = Concat(())
+
+
+def text(s: str) -> Text:
+    return Text(s)
+
+
+def brk(s: str = " ") -> Break:
+    return Break(s)
+
+
+def concat(*docs: Any) -> Concat:
+    return Concat(tuple(docs))
+
+
+def nest(n: int, doc: Any) -> Nest:
+    return Nest(n, doc)
+
+
+def group(doc: Any) -> Group:
+    return Group(doc)
+
+
+def join(sep: Any, docs: list) -> Any:
+    if not docs:
+        return NIL
+    out = [docs[0]]
+    for d in docs[1:]:
+        out += [sep, d]
+    return Concat(tuple(out))
+
+
+def _flat_width(doc: Any, budget: int) -> int:
+    """Width of ``doc`` printed flat; stops counting once past ``budget``."""
+    width, todo = 0, [doc]
+    while todo and width <= budget:
+        d = todo.pop()
+        if type(d) in (Text, Break):
+            width += len(d.text)
+        elif type(d) is Concat:
+            todo.extend(reversed(d.children))
+        else:  # Nest, Group
+            todo.append(d.child)
+    return width
+
+
+def format_doc(doc: Any, width: int = 80) -> str:
+    """Lay out ``doc``: a group goes flat when it fits in what is left of the line."""
+    lines, line, col = [], "", 0
+    agenda = [(0, False, doc)]  # (indent, flat?, doc)
+    while agenda:
+        indent, flat, d = agenda.pop()
+        kind = type(d)
+        if kind is Text:
+            line += d.text
+            col += len(d.text)
+        elif kind is Break:
+            if flat:
+                line += d.text
+                col += len(d.text)
+            else:
+                lines.append(line)
+                line, col = " " * indent, indent
+        elif kind is Concat:
+            agenda.extend((indent, flat, c) for c in reversed(d.children))
+        elif kind is Nest:
+            agenda.append((indent + d.n, flat, d.child))
+        else:  # Group
+            fits = flat or _flat_width(d.child, width - col) <= width - col
+            agenda.append((indent, fits, d.child))
+    lines.append(line)
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ naming
+
+
+def _encode_alphabetic(n: int) -> str:
+    """0 -> 'a', 25 -> 'z', 26 -> 'ba', ... (JAX's variable names)."""
+    s = ""
+    while not s or n:
+        n, i = divmod(n, 26)
+        s = chr(97 + i) + s
+    return s
+
+
+class PpContext:
+    """Hands out names a, b, c... in order of first appearance, shared by nested jaxprs."""
+
+    def __init__(self, fixed: dict | None = None):
+        self.names: dict[Var, str] = dict(fixed or {})
+        self.counter = 0
+
+    def name(self, v: Var) -> str:
+        name = self.names.get(v)
+        if name is None:
+            name = self.names[v] = _encode_alphabetic(self.counter)
+            self.counter += 1
+        return name
+
+    def suggest_same_names(self, for_vars: list, like_vars: list) -> None:
+        """Name ``for_vars`` like ``like_vars`` (used to print a jit's inner jaxpr)."""
+        used = set()
+        for for_v, like_v in zip(for_vars, like_vars):
+            if (type(like_v) is Var and like_v not in used and type(for_v) is Var
+                    and for_v not in self.names):
+                used.add(like_v)
+                self.names[for_v] = self.name(like_v)
+
+
+def _dropvars(jaxpr: Jaxpr) -> dict:
+    """Equation outputs nobody reads are printed as ``_``."""
+    names, used = {}, {v for v in jaxpr.outvars if type(v) is Var}
+    for eqn in reversed(jaxpr.eqns):
+        for v in eqn.outvars:
+            if v not in used:
+                names[v] = "_"
+        used.update(v for v in eqn.invars if type(v) is Var)
+    return names
+
+
+# ------------------------------------------------------------------ jaxpr documents
+
+
+def pp_atom(v: Var | Literal, ctx: PpContext) -> str:
+    if type(v) is Literal:
+        return f"{literal_value_str(v)}:{v.aval.str_short(short_dtypes=True)}"
+    return ctx.name(v)
+
+
+def pp_vars(vs: list, ctx: PpContext, *, separator: str = "", shapes: bool = False) -> Any:
+    items = [text(pp_atom(v, ctx) + (":" + v.aval.str_short(short_dtypes=True) if shapes else ""))
+             for v in vs]
+    return nest(2, group(join(concat(text(separator), group(brk())), items)))
+
+
+def pp_param_value(v: Any, ctx: PpContext) -> Any:
+    if type(v) is tuple and v and all(isinstance(j, (Jaxpr, ClosedJaxpr)) for j in v):
+        jaxprs = [j.jaxpr if isinstance(j, ClosedJaxpr) else j for j in v]
+        return group(concat(nest(2, concat(text("("), brk(""),
+                                           join(brk(), [pp_jaxpr(j, ctx) for j in jaxprs]))),
+                            brk(""), text(")")))
+    if isinstance(v, ClosedJaxpr):
+        return pp_jaxpr(v.jaxpr, ctx)
+    if isinstance(v, Jaxpr):
+        return pp_jaxpr(v, ctx)
+    if hasattr(v, "name") and type(v).__module__ == "numpy":  # a dtype
+        return text(str(v))
+    return text(str(v))
+
+
+def pp_params(params: dict, names: list[str], ctx: PpContext) -> Any:
+    if not names:
+        return NIL
+    pairs = [concat(text(f"{k}="), pp_param_value(params[k], ctx)) for k in names]
+    return group(concat(nest(2, concat(text("["), brk(""), join(brk(), pairs))),
+                        brk(""), text("]")))
+
+
+def pp_eqn_default(eqn, ctx: PpContext, names: list[str] | None = None) -> Any:
+    if names is None:
+        names = sorted(eqn.params)
+    lhs = pp_vars(eqn.outvars, ctx, shapes=True)
+    rhs = [text(eqn.primitive.name), pp_params(eqn.params, names, ctx),
+           concat(text(" "), pp_vars(eqn.invars, ctx))]
+    return concat(lhs, text(" = "), *rhs) if eqn.outvars else concat(*rhs)
+
+
+# Primitives whose printed form hides some params (JAX's core.pp_eqn_rules).
+# A rule takes (eqn, ctx) and returns a document.
+pp_eqn_rules: dict[Any, Callable] = {}
+
+
+def hide_params(*hidden: str, hide_if_empty: tuple[str, ...] = ()) -> Callable:
+    """A pp rule that leaves out ``hidden`` params, and those in ``hide_if_empty`` when empty."""
+    def rule(eqn, ctx):
+        names = [k for k in sorted(eqn.params) if k not in hidden
+                 and not (k in hide_if_empty and not eqn.params[k])]
+        return pp_eqn_default(eqn, ctx, names)
+    return rule
+
+
+def pp_eqn(eqn, ctx: PpContext) -> Any:
+    return pp_eqn_rules.get(eqn.primitive, pp_eqn_default)(eqn, ctx)
+
+
+def pp_jaxpr(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+    constvars = pp_vars(jaxpr.constvars, ctx, shapes=True)
+    invars = pp_vars(jaxpr.invars, ctx, shapes=True)
+    eqns = join(brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
+    outvars = concat(text("("), pp_vars(jaxpr.outvars, ctx, separator=","),
+                     text(")" if len(jaxpr.outvars) != 1 else ",)"))
+    return concat(group(nest(2, concat(
+        text("{ "), text("lambda "), constvars, text("; "), invars, text(". "), text("let"),
+        nest(2, concat(brk(), eqns)), brk(), text("in "), outvars))), text(" }"))
+
+
+def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
+    ctx = PpContext(_dropvars(jaxpr))
+    return format_doc(pp_jaxpr(jaxpr, ctx), width)
