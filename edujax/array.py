@@ -23,8 +23,12 @@ def immutable_error() -> TypeError:
         " https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html")
 
 
-class Array:
-    """An immutable n-dimensional array living on the (only) CPU device."""
+class ArrayImpl:
+    """An immutable n-dimensional array living on the (only) CPU device.
+
+    Named ``ArrayImpl`` like JAX's concrete class (error messages mention it);
+    everyone else calls it ``Array``.
+    """
 
     __slots__ = ("_value", "_weak_type", "_aval", "__weakref__")
     __array_priority__ = 100
@@ -71,7 +75,7 @@ class Array:
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iub":
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._value)
 
     def __len__(self) -> int:
@@ -82,7 +86,7 @@ class Array:
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        return (Array(row, self._weak_type) for row in self._value)
+        return (ArrayImpl(row, self._weak_type) for row in self._value)
 
     def __hash__(self):
         raise TypeError("unhashable type: 'jaxlib._jax.ArrayImpl'")
@@ -97,7 +101,7 @@ class Array:
         return self._value.tolist()
 
     def copy(self) -> Array:
-        return Array(self._value.copy(), self._weak_type)
+        return ArrayImpl(self._value.copy(), self._weak_type)
 
     def __copy__(self) -> Array:
         return self
@@ -106,7 +110,7 @@ class Array:
         return self
 
     def __reduce__(self):
-        return (Array, (self._value, self._weak_type))
+        return (ArrayImpl, (self._value, self._weak_type))
 
     # -- the device API (one CPU device; kept so tutorial code runs unchanged) -----
     def block_until_ready(self) -> Array:
@@ -145,3 +149,6 @@ class Array:
 
     def __format__(self, spec: str) -> str:
         return format(self._value if self.ndim else self._value[()], spec)
+
+
+Array = ArrayImpl

@@ -40,6 +40,13 @@ class ShapedArray:
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
 
+    @classmethod
+    def fast(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:
+        """Build one from values that are already a tuple, a np.dtype and a bool (hot path)."""
+        aval = object.__new__(cls)
+        aval.shape, aval.dtype, aval.weak_type = shape, dtype, weak_type
+        return aval
+
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
 
@@ -62,6 +69,9 @@ class ShapedArray:
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
+
+    def __str__(self) -> str:
+        return ("~" if self.weak_type else "") + self.str_short()  # ~ marks a weak type
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self.weak_type else ""
@@ -108,7 +118,7 @@ class Primitive:
         self.name = name
 
     def bind(self, *args: Any, **params: Any) -> Any:
-        return current_trace().process_primitive(self, args, params)
+        return _state.trace.process_primitive(self, args, params)  # i.e. current_trace()
 
     def __repr__(self) -> str:
         return self.name
@@ -147,7 +157,11 @@ class EvalTrace(Trace):
     """
 
     def process_primitive(self, prim, args, params):
-        out_aval = abstract_eval(prim, [get_aval(a) for a in args], params)
+        try:
+            avals = [a.aval for a in args]
+        except AttributeError:  # a Python scalar or a NumPy value among the args
+            avals = [get_aval(a) for a in args]
+        out_aval = abstract_eval(prim, avals, params)
         out = impl_rules[prim](*map(_to_numpy, args), **params)
         if prim.multiple_results:
             return [_wrap(o, a) for o, a in zip(out, out_aval)]
@@ -167,7 +181,9 @@ def _to_numpy(x: Any) -> Any:
 
 
 def _wrap(value: Any, aval: ShapedArray) -> Array:
-    return Array(np.asarray(value, dtype=aval.dtype), aval.weak_type)
+    if type(value) is not np.ndarray or value.dtype != aval.dtype:
+        value = np.asarray(value, dtype=aval.dtype)  # NumPy scalars, or a dtype to fix
+    return Array(value, aval.weak_type)
 
 
 class _TraceState(threading.local):

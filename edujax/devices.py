@@ -15,6 +15,9 @@ class Device:
         self.device_kind = platform
         self.process_index = 0
 
+    def __str__(self) -> str:
+        return f"{self.platform}:{self.id}"
+
     def __repr__(self) -> str:
         return f"CpuDevice(id={self.id})" if self.platform == "cpu" else f"CudaDevice(id={self.id})"
 

@@ -41,7 +41,7 @@ class TracerIntegerConversionError(JAXTypeError):
     def __init__(self, tracer):
         super().__init__(
             "The __index__() method was called on traced array with shape "
-            f"{tracer.aval.str_short()}.\n{tracer._origin_msg()}\n"
+            f"{tracer.aval.str_short()}\n{tracer._origin_msg()}\n"
             "Hint: index with a static value, or use lax.dynamic_slice / jnp indexing.")
 
 
@@ -51,7 +51,7 @@ class TracerArrayConversionError(JAXTypeError):
     def __init__(self, tracer):
         super().__init__(
             "The numpy.ndarray conversion method __array__() was called on traced "
-            f"array with shape {tracer.aval.str_short()}.\n{tracer._origin_msg()}\n"
+            f"array with shape {tracer.aval.str_short()}\n{tracer._origin_msg()}\n"
             "Hint: use jax.numpy (jnp) instead of numpy (np) inside transformed functions.")
 
 

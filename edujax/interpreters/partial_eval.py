@@ -48,10 +48,14 @@ class DynamicJaxprTracer(Tracer):
 
 
 def _is_literalable(x: Any) -> bool:
-    """Scalars that are known now can be printed inline as literals."""
-    if isinstance(x, Tracer):
-        return False
-    return type(x) in (bool, int, float, complex) or np.ndim(x) == 0
+    """Python and NumPy scalars known now are printed inline as literals.
+
+    NB: like JAX, a concrete edujax Array is never inlined, even a 0-d one: it
+    becomes a constvar (it is data that lives on the device, not a constant of
+    the program text).
+    """
+    return type(x) in (bool, int, float, complex) or (
+        isinstance(x, (np.ndarray, np.generic)) and np.ndim(x) == 0)
 
 
 class DynamicJaxprTrace(core.Trace):

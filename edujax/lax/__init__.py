@@ -119,6 +119,8 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         return operand  # the common case, checked first: nothing to do
     new_dtype = np.dtype(new_dtype)
     if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
+        if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
+            return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
         value = np.asarray(operand).astype(new_dtype)
         if weak_type:
             return value.item()

@@ -11,10 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from edujax import dtypes
+from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters.partial_eval import const_fold_rules
-from edujax.lax.registry import broadcasting_shape_rule, checked_dtype_rule, standard_primitive
+from edujax.lax.registry import (broadcasting_shape_rule, checked_dtype_rule,
+                                 naryop_abstract_eval, standard_primitive)
+from edujax.pretty import hide_params, pp_eqn_rules
 
 FLOAT, COMPLEX, INT, UINT, BOOL = "f", "c", "i", "u", "b"
 INEXACT = FLOAT + COMPLEX
@@ -34,20 +36,26 @@ def quiet(fn):
     return run
 
 
+def naryop(name: str, impl, kinds: str, pp_hidden: tuple[str, ...] = ()) -> Primitive:
+    """An elementwise primitive: operands of one dtype (of ``kinds``) and one shape."""
+    prim = Primitive(name)
+    core.abstract_eval_rules[prim] = partial(naryop_abstract_eval, name, kinds)
+    core.impl_rules[prim] = impl
+    if pp_hidden:
+        pp_eqn_rules[prim] = hide_params(*pp_hidden)
+    return prim
+
+
 def unop(name: str, np_fn, kinds: str, accuracy: bool = False, warns: bool = True) -> Primitive:
     """A one-operand elementwise primitive. ``accuracy`` adds JAX's (hidden) accuracy param."""
     impl = (lambda x, **params: np_fn(x))
-    return standard_primitive(name, _same_shape, partial(checked_dtype_rule, name, kinds),
-                              quiet(impl) if warns else impl,
-                              pp_hidden=("accuracy",) if accuracy else ())
+    return naryop(name, quiet(impl) if warns else impl, kinds,
+                  pp_hidden=("accuracy",) if accuracy else ())
 
 
 def binop(name: str, np_fn, kinds: str, warns: bool = False) -> Primitive:
     """A two-operand elementwise primitive on operands of the same dtype."""
-    impl = (lambda x, y: np_fn(x, y))
-    return standard_primitive(name, partial(broadcasting_shape_rule, name),
-                              partial(checked_dtype_rule, name, kinds),
-                              quiet(impl) if warns else impl)
+    return naryop(name, quiet(np_fn) if warns else np_fn, kinds)
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -256,10 +264,11 @@ def _convert_impl(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool, shardi
 
 
 def _convert_fold(x: Any, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
-    """While staging, casting a known scalar is done right away (JAX folds it too)."""
-    if np.ndim(x):
+    """While staging, casting a Python or NumPy scalar is done right away (JAX folds it too)."""
+    if np.ndim(x) or not (type(x) in dtypes.python_scalar_types
+                          or isinstance(x, (np.ndarray, np.generic))):
         return None
-    value = _convert_impl(np.asarray(getattr(x, "_value", x)), new_dtype=new_dtype,
+    value = _convert_impl(np.asarray(x), new_dtype=new_dtype,
                           weak_type=weak_type, sharding=sharding)
     return value.item() if weak_type else value[()]
 

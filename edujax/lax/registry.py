@@ -31,6 +31,26 @@ def _standard_abstract_eval(shape_rule, dtype_rule, weak_type_rule, *avals, **pa
                        weak_type_rule(*avals, **params))
 
 
+def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -> ShapedArray:
+    """The abstract rule of an elementwise primitive, shape + dtype + weak type at once.
+
+    Operands of one shape and one accepted dtype are the common case and take the
+    first line; anything else goes through the full rules, which broadcast size-1
+    dimensions and raise JAX's errors.
+    """
+    first = avals[0]
+    shape, dtype = first.shape, first.dtype
+    if dtype.kind in kinds:
+        if len(avals) == 1:
+            return ShapedArray.fast(shape, dtype, first.weak_type)
+        second = avals[1]
+        if len(avals) == 2 and second.shape == shape and second.dtype == dtype:
+            return ShapedArray.fast(shape, dtype, first.weak_type and second.weak_type)
+    return ShapedArray(broadcasting_shape_rule(name, *avals),
+                       checked_dtype_rule(name, kinds, *avals),
+                       standard_weak_type_rule(*avals))
+
+
 def standard_primitive(name: str, shape_rule: Callable, dtype_rule: Callable, impl: Callable,
                        weak_type_rule: Callable = standard_weak_type_rule,
                        pp_hidden: tuple[str, ...] = ()) -> Primitive:
@@ -54,6 +74,9 @@ def _kind_names(kinds: str) -> str:
 
 def checked_dtype_rule(name: str, kinds: str, *avals: ShapedArray, **params) -> np.dtype:
     """All operands share one dtype, of one of the accepted kinds (b, i, u, f, c)."""
+    dtype = avals[0].dtype
+    if dtype.kind in kinds and all(a.dtype == dtype for a in avals):
+        return dtype  # the common case, checked cheaply first
     for i, aval in enumerate(avals):
         if aval.dtype.kind not in kinds:
             where = f" at position {i}" if len(avals) > 1 else ""
@@ -73,6 +96,9 @@ def broadcasting_shape_rule(name: str, *avals: ShapedArray, **params) -> tuple[i
     NB: unlike NumPy, lax never adds dimensions: operands must have the same rank
     (a rank-0 scalar is the one exception). jnp does the rank promotion first.
     """
+    shape = avals[0].shape
+    if all(a.shape == shape for a in avals):
+        return shape  # the common case: nothing to broadcast
     shapes = [a.shape for a in avals if a.shape]
     if not shapes:
         return ()

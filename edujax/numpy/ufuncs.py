@@ -10,6 +10,7 @@ from typing import Any, Callable
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.array import Array
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
                                promote_shapes)
@@ -19,27 +20,43 @@ def _unary(name: str, lax_fn: Callable, inexact: bool = False) -> Callable:
     promote = promote_args_inexact if inexact else promote_args
 
     def fn(x: Any, /) -> Any:
+        if type(x) is Array and (not inexact or x._value.dtype.kind in "fc"):
+            return lax_fn(x)  # fast path: nothing to promote
         return lax_fn(*promote(name, x))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
     return fn
 
 
-def _binary(name: str, lax_fn: Callable, inexact: bool = False) -> Callable:
+def _binary(name: str, lax_fn: Callable, inexact: bool = False,
+            bool_fn: Callable | None = None) -> Callable:
+    """``bool_fn`` replaces ``lax_fn`` on booleans (JAX: add of bools is logical or)."""
     promote = promote_args_inexact if inexact else promote_args
 
     def fn(x1: Any, x2: Any, /) -> Any:
-        return lax_fn(*promote(name, x1, x2))
+        if not _already_promoted(x1, x2, inexact):  # the fast path skips promotion
+            x1, x2 = promote(name, x1, x2)
+        if bool_fn is not None and _is_bool(x1):
+            return bool_fn(x1, x2)
+        return lax_fn(x1, x2)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
     return fn
 
 
+def _already_promoted(x1: Any, x2: Any, inexact: bool) -> bool:
+    """Two concrete arrays of one dtype, weak type and rank need no promotion at all."""
+    if type(x1) is not Array or type(x2) is not Array or x1._weak_type != x2._weak_type:
+        return False
+    v1, v2 = x1._value, x2._value
+    return (v1.dtype == v2.dtype and v1.ndim == v2.ndim
+            and (not inexact or v1.dtype.kind in "fc"))
+
+
 # ---------------------------------------------------------------- arithmetic
-add = _binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
+add = _binary("add", lax.add, bool_fn=lax.bitwise_or)
 subtract = _binary("subtract", lax.sub)
-multiply = _binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else
-                   lax.mul(x, y))
+multiply = _binary("multiply", lax.mul, bool_fn=lax.bitwise_and)
 true_divide = divide = _binary("true_divide", lax.div, inexact=True)
 maximum = _binary("maximum", lax.max)
 minimum = _binary("minimum", lax.min)
@@ -56,6 +73,8 @@ def _dtype(x: Any) -> np.dtype:
 
 
 def _is_bool(x: Any) -> bool:
+    if type(x) is Array:
+        return x._value.dtype.kind == "b"
     return _dtype(x) == dtypes.bool_
 
 
