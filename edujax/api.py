@@ -6,14 +6,16 @@ and ``block_until_ready``. jit, grad and vmap arrive with their own issues.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from edujax import core, dtypes
 from edujax.array import Array
-from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
+from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
+from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_map,
+                              tree_unflatten)
 
 
 class ShapeDtypeStruct:
@@ -59,6 +61,26 @@ def _split_static(args: tuple, static_argnums: Sequence[int]) -> tuple[tuple, Ca
     return dynamic, rebuild
 
 
+def _leaf_names(fun: Callable, dynamic: tuple, kwargs: dict, static_argnums: Sequence[int],
+                nargs: int) -> tuple[str, ...]:
+    """A readable name for each flat argument leaf (``x``, ``p['w']``), for error messages."""
+    try:
+        params = [p.name for p in inspect.signature(fun).parameters.values()]
+    except (TypeError, ValueError):
+        params = []
+    static = {i % nargs for i in static_argnums} if nargs else set()
+    positions = [i for i in range(nargs) if i not in static]
+    names = []
+    for path, _ in tree_flatten_with_path((dynamic, kwargs))[0]:
+        if path[0].idx == 0:
+            i = positions[path[1].idx]
+            base = params[i] if i < len(params) else f"args[{i}]"
+        else:
+            base = str(path[1].key)
+        names.append(base + keystr(path[2:]))
+    return tuple(names)
+
+
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
                return_shape: bool = False, **unused: Any) -> Callable:
     """Return a function that traces ``fun`` and returns its ClosedJaxpr.
@@ -82,8 +104,9 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
             flat_out, out_tree = tree_flatten(out)
             return flat_out, out_tree
 
-        name = getattr(fun, "__name__", "fun")
-        closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=name)
+        arg_names = _leaf_names(fun, dynamic, kwargs, static_argnums, len(args))
+        info = DebugInfo("jit", func_name(fun), func_source(fun), arg_names)
+        closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=info)
         if return_shape:
             shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
             return closed, tree_unflatten(out_tree, shapes)

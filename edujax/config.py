@@ -31,6 +31,9 @@ class Config:
             "jax_platforms": os.environ.get("JAX_PLATFORMS", "cpu"),
             "jax_platform_name": os.environ.get("JAX_PLATFORM_NAME", "cpu"),
             "jax_numpy_rank_promotion": "allow",
+            # How many compiled signatures each jitted function keeps (least recently used
+            # ones are evicted first).
+            "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),
         }
         self._listeners: list = []
 

@@ -87,7 +87,7 @@ class Jaxpr:
 class ClosedJaxpr:
     """A Jaxpr plus the values of its constvars (``consts``), ready to run."""
 
-    __slots__ = ("jaxpr", "consts")
+    __slots__ = ("jaxpr", "consts", "__weakref__")
 
     def __init__(self, jaxpr: Jaxpr, consts: list):
         self.jaxpr = jaxpr

@@ -16,7 +16,8 @@ by reverse-mode autodiff; edujax adds that here when grad arrives.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+import inspect
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -27,6 +28,34 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 # Constant folding: rules that compute an equation right away when its inputs are
 # constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
 const_fold_rules: dict[Primitive, Callable] = {}
+
+
+class DebugInfo(NamedTuple):
+    """Where a traced function came from, for error messages that point at the user's code.
+
+    ``arg_names`` has one entry per flat argument, e.g. ``("x", "p['w']", "xs[0]")``.
+    """
+    traced_for: str  # "jit", "make_jaxpr", ...
+    func_name: str
+    func_src: str  # "file.py:12"
+    arg_names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.func_name} at {self.func_src}"
+
+
+def func_source(fun: Callable) -> str:
+    """``file:line`` of a function's definition (what JAX prints in its errors)."""
+    fun = inspect.unwrap(getattr(fun, "func", fun))  # look through functools.partial
+    code = getattr(fun, "__code__", None)
+    if code is None:
+        return "<unknown>"
+    return f"{code.co_filename}:{code.co_firstlineno}"
+
+
+def func_name(fun: Callable) -> str:
+    return getattr(fun, "__name__", None) or getattr(getattr(fun, "func", None), "__name__",
+                                                      type(fun).__name__)
 
 
 class DynamicJaxprTracer(Tracer):
@@ -117,10 +146,30 @@ class DynamicJaxprTrace(core.Trace):
         return ClosedJaxpr(jaxpr, self.consts)
 
     def origin_message(self, tracer: Tracer) -> str:
+        """Which function was being traced, and which arguments ``tracer`` depends on."""
         info = self.debug_info
-        if info is None:
+        if not isinstance(info, DebugInfo):
             return ""
-        return f"The error occurred while tracing the function {info}."
+        msg = f"The error occurred while tracing the function {info} for {info.traced_for}."
+        names = self.argument_names_of(tracer)
+        if names:
+            which = (f"the argument {names[0]}" if len(names) == 1 else
+                     "the arguments " + ", ".join(names[:-1]) + f" and {names[-1]}")
+            msg += (" This concrete value was not available in Python because it depends on "
+                    f"the value of {which}.")
+        return msg
+
+    def argument_names_of(self, tracer: Tracer) -> list[str]:
+        """Walk the equations backwards from ``tracer`` to the inputs it was computed from."""
+        var = self.var_of.get(id(tracer))
+        if var is None or not isinstance(self.debug_info, DebugInfo):
+            return []
+        needed = {var}
+        for eqn in reversed(self.eqns):
+            if any(v in needed for v in eqn.outvars):
+                needed.update(v for v in eqn.invars if isinstance(v, Var))
+        names = self.debug_info.arg_names
+        return [names[i] for i, v in enumerate(self.invars) if v in needed and i < len(names)]
 
 
 def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],

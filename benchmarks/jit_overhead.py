@@ -1,0 +1,59 @@
+"""jit's cache-hit call overhead and warm make_jaxpr time, edujax vs real JAX.
+
+    python benchmarks/jit_overhead.py [--jax-python /tmp/jaxenv/bin/python]
+
+Targets (issue 3): a cache-hit call of a tiny jitted function at most 1.0x JAX's
+time, and a warm make_jaxpr at most 1.0x JAX's.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+
+CASES = ["jit hit: f(x) = x + 1, scalar", "jit hit: 2 args + pytree out",
+         "make_jaxpr: 5-op function"]
+
+
+def run(jax, jnp) -> dict:
+    f = jax.jit(lambda x: x + 1.0)
+    g = jax.jit(lambda x, y: {"s": x * y, "d": x - y})
+    x, y = jnp.asarray(1.0), jnp.ones(3)
+
+    def body(x):
+        return jnp.sum(jnp.sin(x) * 2.0 + x ** 2) / 3.0
+
+    def block(out):
+        leaf = out if hasattr(out, "block_until_ready") else out["s"]
+        return leaf.block_until_ready()
+
+    return dict(zip(CASES, [
+        best_time(lambda: block(f(x))),
+        best_time(lambda: block(g(y, y))),
+        best_time(lambda: jax.make_jaxpr(body)(y)),
+    ]))
+
+
+def run_jax() -> dict:
+    import jax
+    jax.config.update("jax_platforms", "cpu")
+    import jax.numpy as jnp
+    return run(jax, jnp)
+
+
+def main() -> None:
+    args = parse_args(__doc__)
+    if args.only == "jax":
+        print(json.dumps(run_jax()))
+        return
+    import edujax
+    import edujax.numpy as ejnp
+    columns = {"edujax": run(edujax, ejnp), "jax": time_jax(__file__, args.jax_python, run_jax)}
+    print_table("jit and tracing overhead (lower is better)", CASES, columns)
+
+
+if __name__ == "__main__":
+    main()

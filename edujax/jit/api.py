@@ -1,0 +1,359 @@
+"""``jit``: trace a function once per signature, compile the jaxpr, reuse it.
+
+A call of ``jit(f)(*args)`` goes like this:
+
+1. split off the static arguments (they become part of the cache key, and are
+   passed to ``f`` as plain Python values),
+2. flatten the other arguments into array leaves and build the *signature key*
+   (tree structure, each leaf's shape/dtype/weak type, static values, backend),
+3. on a cache miss: explain why, trace ``f`` to a jaxpr (Python side effects
+   happen now, once per signature), hand the jaxpr to the backend,
+4. run the executable on the leaves' NumPy data and rebuild the output pytree.
+
+Inside another transformation (``make_jaxpr``, ``grad``, an outer ``jit``) step 4
+is replaced by binding ``jit_p``: the call shows up in the enclosing jaxpr as one
+``jit[name=f jaxpr={...}]`` equation.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from edujax import core, dtypes
+from edujax.api import shaped_abstractify
+from edujax.array import Array
+from edujax.backends import get_backend
+from edujax.config import config
+from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr
+from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of,
+                              signature_text)
+from edujax.jit.primitive import jit_p
+from edujax.tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+
+def _as_tuple(x: int | str | Iterable | None) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, (int, str)) else tuple(x)
+
+
+def _static_positions(fun: Callable, static_argnums: tuple, static_argnames: tuple):
+    """Like JAX, a static argument may be named or numbered: infer the other from the
+    signature, so ``static_argnames=['n']`` also covers ``n`` passed positionally."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return static_argnums, static_argnames, None
+    positional = [p.name for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nums = set(static_argnums) | {positional.index(n) for n in static_argnames if n in positional}
+    names = set(static_argnames) | {positional[i] for i in static_argnums
+                                    if -len(positional) <= i < len(positional)}
+    return tuple(sorted(nums)), tuple(sorted(names)), positional
+
+
+def _check_hashable(value: Any) -> None:
+    try:
+        hash(value)
+    except TypeError as e:
+        raise ValueError(
+            "Non-hashable static arguments are not supported. An error occurred while trying "
+            f"to hash an object of type {type(value)}, {value!r}. The error was:\n"
+            f"TypeError: {e}\n"
+            "Hint: pass a tuple instead of a list, or make the argument non-static.") from None
+
+
+def _leaf_key(x: Any) -> tuple:
+    """(shape, dtype, weak_type) of one argument leaf: all the cache looks at."""
+    if type(x) is Array:
+        v = x._value
+        return v.shape, v.dtype, x._weak_type
+    aval = shaped_abstractify(x)
+    return aval.shape, aval.dtype, aval.weak_type
+
+
+def _flat_key(args: tuple) -> tuple | None:
+    """(shape, dtype, weak) of each argument when all are Arrays, plus backend and x64."""
+    key = []
+    for a in args:
+        if type(a) is not Array:
+            return None
+        v = a._value
+        key.append((v.shape, v.dtype, a._weak_type))
+    key.append((config.read("edujax_backend"), dtypes.x64_enabled()))
+    return tuple(key)
+
+
+def _leaf_value(x: Any) -> np.ndarray:
+    if type(x) is Array:
+        return x._value
+    return np.asarray(x, dtype=shaped_abstractify(x).dtype)
+
+
+class _Call:
+    """One call's arguments, split into static values and flat dynamic leaves."""
+
+    __slots__ = ("dyn_args", "dyn_kwargs", "statics", "static_kwargs", "leaves", "in_tree")
+
+    def __init__(self, wrapped: JitWrapped, args: tuple, kwargs: dict):
+        nums, names = wrapped._static_argnums, wrapped._static_argnames
+        n = len(args)
+        static_pos = {i % n for i in nums if -n <= i < n} if nums else ()
+        self.statics: list = []
+        if static_pos:
+            dyn = []
+            for i, a in enumerate(args):
+                if i in static_pos:
+                    _check_hashable(a)
+                    self.statics.append((wrapped._arg_name(i), a))
+                else:
+                    dyn.append(a)
+            self.dyn_args = tuple(dyn)
+        else:
+            self.dyn_args = args
+        self.static_kwargs = {k: v for k, v in kwargs.items() if k in names} if names else {}
+        for k, v in sorted(self.static_kwargs.items()):
+            _check_hashable(v)
+            self.statics.append((k, v))
+        self.dyn_kwargs = ({k: v for k, v in kwargs.items() if k not in names}
+                           if self.static_kwargs else kwargs)
+        self.leaves, self.in_tree = tree_flatten((self.dyn_args, self.dyn_kwargs))
+
+
+class JitWrapped:
+    """The object ``jit(f)`` returns: call it like ``f``; inspect its cache."""
+
+    def __init__(self, fun: Callable, static_argnums: Any = (), static_argnames: Any = (),
+                 donate_argnums: Any = (), **options: Any):
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
+        self._fun = fun
+        self._name = func_name(fun)
+        nums, names, self._positional = _static_positions(
+            fun, _as_tuple(static_argnums), _as_tuple(static_argnames))
+        self._static_argnums, self._static_argnames = nums, names
+        # NB: donation lets XLA reuse an input's buffer for an output. edujax's arrays are
+        # NumPy-backed and freed by Python's reference counting, so donation is accepted
+        # and has no effect.
+        self._donate_argnums = _as_tuple(donate_argnums)
+        self._options_key = (nums, names)
+        functools.update_wrapper(self, fun)
+
+    # -- the cache -------------------------------------------------------------
+    @property
+    def _cache(self) -> FunctionCache:
+        # The wrapper keeps ``fun`` alive, so the function's cache cannot go away under us:
+        # remember it after the first lookup.
+        cache = self.__dict__.get("_function_cache")
+        if cache is None:
+            caches = caches_of(self._fun)
+            cache = caches.get(self._options_key)
+            if cache is None:
+                cache = caches[self._options_key] = FunctionCache(self._name)
+            self.__dict__["_function_cache"] = cache
+        return cache
+
+    def cache_info(self):
+        """Hits, misses and the cached entries (signature, hits, compile time, tier)."""
+        return self._cache.info()
+
+    def explain_misses(self) -> list[str]:
+        """One sentence per cache miss so far, saying why it missed."""
+        return list(self._cache.miss_reasons)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    # -- calling ---------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        flat_key = None
+        if not kwargs and not self._static_argnums and core._state.trace is core.eval_trace:
+            flat_key = _flat_key(args)
+            if flat_key is not None:
+                cache = self._cache
+                entry = cache.flat.get(flat_key)
+                if entry is not None:  # the fast path: a hit with positional Arrays only
+                    cache.hits += 1
+                    return self._run(entry, [a._value for a in args])
+        call = _Call(self, args, kwargs)
+        if core._state.trace is not core.eval_trace:
+            return self._call_traced(call)
+        entry = self._entry(call)
+        if flat_key is not None and entry.cacheable:
+            entry.flat_key = flat_key
+            self._cache.flat[flat_key] = entry
+        return self._run(entry, list(map(_leaf_value, call.leaves)))
+
+    def _run(self, entry: CacheEntry, values: list) -> Any:
+        entry.hits += 1
+        if entry.executable is None:
+            self._compile(entry)
+        outs = entry.executable(*values)
+        arrays = [Array(o if type(o) is np.ndarray and o.dtype == a.dtype else
+                        np.asarray(o, dtype=a.dtype), a.weak_type)
+                  for o, a in zip(outs, entry.out_avals)]
+        if entry.out_is_leaf:
+            return arrays[0]
+        return tree_unflatten(entry.out_tree, arrays)
+
+    def _key(self, call: _Call) -> SignatureKey:
+        return SignatureKey(call.in_tree, tuple(map(_leaf_key, call.leaves)),
+                            tuple(call.statics), config.read("edujax_backend"),
+                            dtypes.x64_enabled())
+
+    def _entry(self, call: _Call) -> CacheEntry:
+        """The cache entry for this call's signature, tracing ``f`` on a miss."""
+        key = self._key(call)
+        cache = self._cache
+        entry = cache.lookup(key)
+        if entry is not None:
+            cache.hits += 1
+            return entry
+        arg_names = self._leaf_names(call)
+        cache.record_miss(key, arg_names)
+        entry = self._trace(call, key, arg_names)
+        cache.insert(entry)
+        return entry
+
+    def _trace(self, call: _Call, key: SignatureKey, arg_names: tuple[str, ...]) -> CacheEntry:
+        def flat_fun(*tracers):
+            dyn_args, dyn_kwargs = tree_unflatten(call.in_tree, list(tracers))
+            out = self._fun(*self._merge_static(dyn_args, call), **dyn_kwargs,
+                            **call.static_kwargs)
+            return tree_flatten(out)
+
+        info = DebugInfo("jit", self._name, func_source(self._fun), arg_names)
+        start = time.perf_counter()
+        avals = [shaped_abstractify(x) for x in call.leaves]
+        closed, out_tree = trace_to_jaxpr(flat_fun, avals, info)
+        closed, hoisted = _hoist_tracer_consts(closed)
+        entry = CacheEntry(key, signature_text(key, arg_names), closed, out_tree,
+                           cacheable=not hoisted)
+        entry.hoisted_consts = hoisted
+        entry.trace_seconds = time.perf_counter() - start
+        return entry
+
+    def _compile(self, entry: CacheEntry) -> None:
+        start = time.perf_counter()
+        entry.executable = get_backend(entry.key.backend).compile(entry.jaxpr)
+        entry.compile_seconds = time.perf_counter() - start
+
+    def _call_traced(self, call: _Call) -> Any:
+        """Inside another trace: record one ``jit`` equation instead of running."""
+        entry = self._entry(call)
+        outs = jit_p.bind(*entry.hoisted_consts, *call.leaves, jaxpr=entry.jaxpr,
+                          name=self._name, donated_invars=(False,) * (
+                              len(entry.hoisted_consts) + len(call.leaves)),
+                          inline=False, keep_unused=False)
+        return tree_unflatten(entry.out_tree, outs)
+
+    def _merge_static(self, dyn_args: Sequence[Any], call: _Call) -> list:
+        if not call.statics or not self._static_argnums:
+            return list(dyn_args)
+        n = len(dyn_args) + sum(1 for name, _ in call.statics if name not in call.static_kwargs)
+        static_values = iter(v for name, v in call.statics if name not in call.static_kwargs)
+        dyn = iter(dyn_args)
+        positions = {i % n for i in self._static_argnums if -n <= i < n}
+        return [next(static_values) if i in positions else next(dyn) for i in range(n)]
+
+    def _arg_name(self, i: int) -> str:
+        if self._positional is not None and i < len(self._positional):
+            return self._positional[i]
+        return f"args[{i}]"
+
+    def _leaf_names(self, call: _Call) -> tuple[str, ...]:
+        """``x``, ``p['w']``, ``xs[0]``: a readable name for each flat argument leaf."""
+        static_pos = {i for i in range(len(call.dyn_args) + len(call.statics))
+                      if self._static_argnums and i in self._static_argnums}
+        dyn_positions = [i for i in range(len(call.dyn_args) + len(static_pos))
+                         if i not in static_pos]
+        names = []
+        for path, _ in tree_flatten_with_path((call.dyn_args, call.dyn_kwargs))[0]:
+            group, head, rest = path[0].idx, path[1], path[2:]
+            if group == 0:
+                base = self._arg_name(dyn_positions[head.idx])
+            else:
+                base = str(head.key)
+            names.append(base + keystr(rest))
+        return tuple(names)
+
+    # -- ahead-of-time inspection ----------------------------------------------
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """Trace for these arguments without running: ``.as_text()`` is the jaxpr."""
+        call = _Call(self, args, kwargs)
+        return Lowered(self, self._entry(call))
+
+    def trace(self, *args: Any, **kwargs: Any) -> Lowered:
+        return self.lower(*args, **kwargs)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"<edujax.jit of {self._name}>"
+
+
+def _hoist_tracer_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    """Constants that are tracers of an enclosing trace cannot live inside a jaxpr
+    parameter; like JAX, turn them into leading inputs of the jaxpr."""
+    jaxpr = closed.jaxpr
+    tracer_idx = [i for i, c in enumerate(closed.consts) if isinstance(c, core.Tracer)]
+    if not tracer_idx:
+        return closed, []
+    keep = [i for i in range(len(closed.consts)) if i not in tracer_idx]
+    new = Jaxpr([jaxpr.constvars[i] for i in keep],
+                [jaxpr.constvars[i] for i in tracer_idx] + jaxpr.invars,
+                jaxpr.outvars, jaxpr.eqns, jaxpr.debug_info)
+    return (ClosedJaxpr(new, [closed.consts[i] for i in keep]),
+            [closed.consts[i] for i in tracer_idx])
+
+
+class Lowered:
+    """A traced jitted function: ``as_text()`` shows its jaxpr, ``compile()`` compiles it."""
+
+    def __init__(self, wrapped: JitWrapped, entry: CacheEntry):
+        self._wrapped, self._entry = wrapped, entry
+        self.jaxpr = entry.jaxpr
+        self.out_tree = entry.out_tree
+
+    def as_text(self) -> str:
+        return str(self.jaxpr)
+
+    def compile(self) -> Compiled:
+        if self._entry.executable is None:
+            self._wrapped._compile(self._entry)
+        return Compiled(self._wrapped, self._entry)
+
+
+class Compiled:
+    """A compiled signature: ``as_text()`` shows the backend's code; call it to run."""
+
+    def __init__(self, wrapped: JitWrapped, entry: CacheEntry):
+        self._wrapped, self._entry = wrapped, entry
+
+    def as_text(self) -> str:
+        return self._entry.executable.as_text()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._wrapped(*args, **kwargs)
+
+
+def jit(fun: Callable | None = None, *, static_argnums: Any = (), static_argnames: Any = (),
+        donate_argnums: Any = (), donate_argnames: Any = (), keep_unused: bool = False,
+        device: Any = None, backend: Any = None, inline: bool = False,
+        **options: Any) -> Any:
+    """Compile ``fun``: trace it once per argument signature and reuse the result.
+
+    Works as ``jit(f)``, as a decorator ``@jit``, and with ``functools.partial(jit,
+    static_argnames=...)``. Arguments listed in ``static_argnums``/``static_argnames``
+    are passed as Python values and are part of the cache key (they must be hashable).
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, donate_argnums=donate_argnums)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)

@@ -1,0 +1,60 @@
+"""``jit_p``: a call to a jitted function, as one equation of an enclosing jaxpr.
+
+When a jitted function is called *while another trace is active* (inside
+``make_jaxpr``, ``grad``, another ``jit``...), it is not inlined: it becomes one
+equation ``jit[name=f jaxpr={...}]`` whose ``jaxpr`` parameter holds the traced
+body. Evaluating that equation compiles the body with the current backend (once
+per jaxpr) and runs it.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from edujax import core
+from edujax.backends import get_backend
+from edujax.core import Primitive
+from edujax.jaxpr import ClosedJaxpr
+from edujax.pretty import pp_eqn_default, pp_eqn_rules
+
+jit_p = Primitive("jit")
+jit_p.multiple_results = True
+
+
+def _jit_abstract_eval(*avals: core.ShapedArray, jaxpr: ClosedJaxpr, **params: Any) -> list:
+    return list(jaxpr.out_avals)
+
+
+# Executables for jaxprs met inside other jaxprs, one per (jaxpr, backend).
+_executables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def executable_for(jaxpr: ClosedJaxpr) -> Any:
+    backend = get_backend()
+    per_backend = _executables.setdefault(jaxpr, {})
+    if backend.name not in per_backend:
+        per_backend[backend.name] = backend.compile(jaxpr)
+    return per_backend[backend.name]
+
+
+def _jit_impl(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> list:
+    return executable_for(jaxpr)(*args)
+
+
+core.abstract_eval_rules[jit_p] = _jit_abstract_eval
+core.impl_rules[jit_p] = _jit_impl
+
+
+def _jit_pp_rule(eqn, ctx):
+    """Print ``name`` and ``jaxpr`` (and donations, if any), and give the inner jaxpr's
+    inputs and outputs the same names as the equation's, as JAX does."""
+    inner = eqn.params["jaxpr"].jaxpr
+    ctx.suggest_same_names(inner.invars, eqn.invars)
+    ctx.suggest_same_names(inner.outvars, eqn.outvars)
+    names = ["name", "jaxpr"]
+    if any(eqn.params.get("donated_invars", ())):
+        names.append("donated_invars")
+    return pp_eqn_default(eqn, ctx, names)
+
+
+pp_eqn_rules[jit_p] = _jit_pp_rule
