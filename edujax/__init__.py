@@ -10,7 +10,7 @@ walks through ``jnp.sin(x)`` from call to result.
 """
 from __future__ import annotations
 
-from edujax import lax, numpy, random, tree_util  # noqa: F401
+from edujax import lax, numpy, random, tree, tree_util  # noqa: F401
 from edujax.api import (ShapeDtypeStruct, block_until_ready, device_get, device_put,  # noqa: F401
                         make_jaxpr)
 from edujax.array import Array  # noqa: F401

@@ -179,6 +179,7 @@ class JitWrapped:
                 entry = cache.flat.get(flat_key)
                 if entry is not None:  # the fast path: a hit with positional Arrays only
                     cache.hits += 1
+                    cache.entries.move_to_end(entry.key)  # keep the LRU order true
                     return self._run(entry, [a._value for a in args])
         call = _Call(self, args, kwargs)
         if core._state.trace is not core.eval_trace:

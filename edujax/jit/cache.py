@@ -91,6 +91,7 @@ class FunctionCache:
         # A shortcut for the commonest call, positional Arrays only: a flat key of
         # (shape, dtype, weak_type) per argument avoids building a pytree structure.
         self.flat: dict[tuple, CacheEntry] = {}
+        self.evicted: OrderedDict[SignatureKey, None] = OrderedDict()  # to explain misses
         self.hits = 0
         self.misses = 0
         self.miss_reasons: list[str] = []
@@ -102,7 +103,12 @@ class FunctionCache:
         return entry
 
     def record_miss(self, key: SignatureKey, arg_names: tuple[str, ...]) -> str:
-        reason = explain_miss(key, list(self.entries), arg_names, self.name)
+        if key in self.evicted:
+            del self.evicted[key]
+            reason = ("this signature was compiled before, but was evicted from the cache "
+                      f"(it holds {config.read('edujax_jit_cache_size')} entries)")
+        else:
+            reason = explain_miss(key, list(self.entries), arg_names, self.name)
         self.misses += 1
         self.miss_reasons.append(reason)
         if config.read("jax_explain_cache_misses"):
@@ -115,8 +121,11 @@ class FunctionCache:
         self.entries[entry.key] = entry
         maxsize = int(config.read("edujax_jit_cache_size"))
         while len(self.entries) > maxsize:
-            _, evicted = self.entries.popitem(last=False)  # the least recently used
+            old_key, evicted = self.entries.popitem(last=False)  # the least recently used
             self.flat.pop(getattr(evicted, "flat_key", None), None)
+            self.evicted[old_key] = None
+            if len(self.evicted) > 256:
+                self.evicted.popitem(last=False)
 
     def info(self) -> CacheInfo:
         return CacheInfo(self.hits, self.misses, list(self.entries.values()),
@@ -134,7 +143,7 @@ def explain_miss(key: SignatureKey, cached: list[SignatureKey], arg_names: tuple
         return f"first call of {name}: nothing was compiled for it yet"
     closest = max(reversed(cached), key=lambda other: _similarity(key, other))
     reasons = _differences(closest, key, arg_names)
-    return "; ".join(reasons) if reasons else "the earlier entry was evicted from the cache"
+    return "; ".join(reasons) if reasons else "the cached entry was cleared"
 
 
 def _similarity(a: SignatureKey, b: SignatureKey) -> int:
