@@ -92,7 +92,7 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
 
-    @functools.wraps(fun)
+    @functools.wraps(fun, updated=())
     def make_jaxpr_f(*args: Any, **kwargs: Any):
         dynamic, rebuild = _split_static(args, static_argnums)
         flat_args, in_tree = tree_flatten((dynamic, kwargs))

@@ -142,7 +142,9 @@ class JitWrapped:
         # and has no effect.
         self._donate_argnums = _as_tuple(donate_argnums)
         self._options_key = (nums, names)
-        functools.update_wrapper(self, fun)
+        # Copy __name__, __doc__... but not __dict__: wrapping another wrapper (say
+        # jit(grad(jit(f)))) must not overwrite this object's own state.
+        functools.update_wrapper(self, fun, updated=())
 
     # -- the cache -------------------------------------------------------------
     @property

@@ -14,7 +14,8 @@ from typing import Any
 from edujax import core
 from edujax.backends import get_backend
 from edujax.core import Primitive
-from edujax.jaxpr import ClosedJaxpr
+from edujax.interpreters import ad
+from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -58,3 +59,32 @@ def _jit_pp_rule(eqn, ctx):
 
 
 pp_eqn_rules[jit_p] = _jit_pp_rule
+
+
+
+def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
+    """Differentiate the body into a new jaxpr and call *that* through jit_p."""
+    nonzeros = [type(t) is not ad.Zero for t in tangents]
+    jvp_jaxpr, out_nonzeros = ad.jvp_jaxpr(jaxpr, nonzeros)
+    args = [*primals, *[t for t in tangents if type(t) is not ad.Zero]]
+    outs = jit_p.bind(*args, jaxpr=jvp_jaxpr, name=name,
+                      donated_invars=(False,) * len(args), inline=False, keep_unused=False)
+    n = len(jaxpr.out_avals)
+    nonzero_tangents = iter(outs[n:])
+    return outs[:n], [next(nonzero_tangents) if nz else ad.Zero(ad.tangent_aval(a))
+                      for nz, a in zip(out_nonzeros, jaxpr.out_avals)]
+
+
+def _jit_partial_eval(trace, *args, jaxpr, **params):
+    """While linearizing, inline the body: each equation then lands on the known side
+    or the unknown side by itself.
+
+    NB: JAX instead splits the jaxpr into a known jit and an unknown jit, so its
+    make_jaxpr(grad(jit(f))) shows two jit equations where edujax shows the body.
+    """
+    with core.set_current_trace(trace):
+        return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+
+
+ad.jvp_rules[jit_p] = _jit_jvp
+ad.partial_eval_rules[jit_p] = _jit_partial_eval

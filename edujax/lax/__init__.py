@@ -29,7 +29,7 @@ from edujax.lax.reductions import (argmax_p, argmin_p, cumlogsumexp_p, cummax_p,
                                    reduce_or_p, reduce_prod_p, reduce_sum_p, reduce_xor_p, sort_p)
 from edujax.lax.shape import (broadcast_in_dim_p, concatenate_p, dynamic_slice_p,
                               dynamic_update_slice_p, iota_p, pad_p, reshape_p, rev_p, slice_p,
-                              split_p, squeeze_p, transpose_p)
+                              split_p, squeeze_p, stack_p, tile_p, transpose_p)
 from edujax.lax.special import stop_gradient, stop_gradient_p  # noqa: F401
 
 
@@ -142,8 +142,21 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
                                    sharding=out_sharding)
 
 
+def asarray(x: Any) -> Any:
+    """An Array for a constant when computing eagerly; while tracing, a constant stays a
+    plain value so that it is inlined into the jaxpr as a literal (as JAX does)."""
+    if _is_array(x):
+        return x
+    if core._state.trace is core.eval_trace:
+        dtype, weak = dtypes.dtype_and_weak(x)
+        return Array(np.asarray(x, dtype), weak)
+    return x
+
+
 def broadcast(operand, sizes: Sequence[int]):
     """Add leading dimensions of the given sizes."""
+    if not len(sizes):
+        return asarray(operand)
     dims = tuple(range(len(sizes), len(sizes) + np.ndim(operand)))
     return broadcast_in_dim(operand, tuple(sizes) + np.shape(operand), dims)
 
@@ -158,8 +171,12 @@ def broadcast_to_rank(x, rank: int):
 
 def expand_dims(array, dimensions: Sequence[int]):
     """Insert size-1 dimensions at ``dimensions`` (positions in the output)."""
+    if len(set(dimensions)) != len(dimensions):
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
     ndim_out = np.ndim(array) + len(dimensions)
     dims = sorted(d % ndim_out for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
     shape = list(np.shape(array))
     for d in dims:
         shape.insert(d, 1)
@@ -203,9 +220,21 @@ def concatenate(operands: Sequence[Any], dimension: int):
     return concatenate_p.bind(*operands, dimension=int(dimension))
 
 
+def stack(operands: Sequence[Any], axis: int = 0):
+    """Join arrays of one shape along a new ``axis`` (the ``stack`` primitive)."""
+    ndim = np.ndim(operands[0]) if operands else 0
+    return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))
+
+
+def tile(operand, reps: Sequence[int]):
+    """Repeat the whole array ``reps[i]`` times along each dimension i."""
+    return tile_p.bind(operand, reps=tuple(int(r) for r in reps))
+
+
 def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
+    # NB: the values are kept as given (as JAX does), so NumPy ints print as np.int64(2).
     return pad_p.bind(operand, padding_value,
-                      padding_config=tuple(tuple(int(v) for v in p) for p in padding_config))
+                      padding_config=tuple(tuple(p) for p in padding_config))
 
 
 def iota(dtype, size: int):
@@ -390,3 +419,4 @@ def full_like(x, fill_value, dtype=None, shape=None):
     shape = np.shape(x) if shape is None else tuple(shape)
     return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
 
+from edujax.lax.control_flow import _lax_module_getattr as __getattr__, cond, fori_loop, scan, switch, while_loop  # noqa: E402,F401,E501

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from edujax import core
+from edujax import core, lax
+from edujax.interpreters import ad
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.registry import standard_weak_type_rule
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
@@ -18,26 +19,56 @@ def _free_dims(ndim: int, *used) -> list[int]:
     return [d for d in range(ndim) if d not in taken]
 
 
+def _check_dims_agree(kind: str, lhs: ShapedArray, rhs: ShapedArray, ldims, rdims) -> None:
+    lsizes = tuple(lhs.shape[d] for d in ldims)
+    rsizes = tuple(rhs.shape[d] for d in rdims)
+    if lsizes != rsizes:
+        raise TypeError(f"dot_general requires {kind} to have the same shape, got "
+                        f"{lsizes} and {rsizes}.")
+
+
+def _type_rank(dtype: np.dtype) -> tuple:
+    """How "wide" a dtype is, to pick the result of mixed-dtype products (XLA's rule):
+    complex over real, then exponent range, mantissa, bit width, signed over unsigned."""
+    real = np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
+    fi = np.finfo(real) if real.kind == "f" else None
+    return (dtype.kind == "c", fi.maxexp if fi else -1, fi.nmant if fi else -1,
+            real.itemsize * 8 if real.kind != "b" else 1, real.kind != "u")
+
+
+def _dot_general_dtype(lhs: ShapedArray, rhs: ShapedArray, preferred) -> np.dtype:
+    """The wider operand dtype, or ``preferred_element_type`` when given.
+
+    NB: operands of different dtypes are allowed (jnp.dot passes an int32 and a
+    float32 array as they are, asking for a float32 result); the product is then
+    computed in the result dtype.
+    """
+    lhs_rank, rhs_rank = _type_rank(lhs.dtype), _type_rank(rhs.dtype)
+    if lhs_rank == rhs_rank and lhs.dtype != rhs.dtype:
+        raise TypeError(f"lax.dot_general argument type error: {lhs.dtype}, {rhs.dtype}")
+    dtype = lhs.dtype if lhs_rank >= rhs_rank else rhs.dtype
+    if preferred is None or np.dtype(preferred) == dtype:
+        return dtype
+    preferred = np.dtype(preferred)
+    if dtype.kind != "f" and _type_rank(preferred)[3] < _type_rank(dtype)[3]:
+        raise TypeError("`preferred_element_type` must not be narrower than the original type, "
+                        f"got preferred_element_type of {preferred} for result type of "
+                        f"{dtype}.")
+    return preferred
+
+
 def _dot_general_abstract_eval(lhs: ShapedArray, rhs: ShapedArray, *, dimension_numbers,
                                precision, preferred_element_type, out_sharding):
     (lc, rc), (lb, rb) = dimension_numbers
-    for a, b in zip(lc, rc):
-        if lhs.shape[a] != rhs.shape[b]:
-            raise TypeError("dot_general requires contracting dimensions to have the same "
-                            f"shape, got {tuple(lhs.shape[i] for i in lc)} and "
-                            f"{tuple(rhs.shape[i] for i in rc)}.")
-    for a, b in zip(lb, rb):
-        if lhs.shape[a] != rhs.shape[b]:
-            raise TypeError("dot_general requires lhs batch dimensions and rhs batch dimensions "
-                            f"to have the same shape, got {tuple(lhs.shape[i] for i in lb)} and "
-                            f"{tuple(rhs.shape[i] for i in rb)}.")
-    if lhs.dtype != rhs.dtype and preferred_element_type is None:
-        raise TypeError("dot_general requires operands of the same dtype, got "
-                        f"{lhs.dtype.name} and {rhs.dtype.name}.")
+    if len(lb) != len(rb):
+        raise TypeError("dot_general requires equal numbers of lhs_batch and rhs_batch "
+                        f"dimensions, got lhs_batch {tuple(lb)} and rhs_batch {tuple(rb)}.")
+    _check_dims_agree("lhs batch dimensions and rhs batch dimensions", lhs, rhs, lb, rb)
+    _check_dims_agree("contracting dimensions", lhs, rhs, lc, rc)
     shape = (tuple(lhs.shape[d] for d in lb)
              + tuple(lhs.shape[d] for d in _free_dims(lhs.ndim, lc, lb))
              + tuple(rhs.shape[d] for d in _free_dims(rhs.ndim, rc, rb)))
-    dtype = np.dtype(preferred_element_type or lhs.dtype)
+    dtype = _dot_general_dtype(lhs, rhs, preferred_element_type)
     return ShapedArray(shape, dtype, standard_weak_type_rule(lhs, rhs))
 
 
@@ -46,7 +77,7 @@ def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     """Move dims to (batch, free, contract) / (batch, contract, free), then one matmul."""
     (lc, rc), (lb, rb) = dimension_numbers
     lf, rf = _free_dims(lhs.ndim, lc, lb), _free_dims(rhs.ndim, rc, rb)
-    out_dtype = np.dtype(preferred_element_type or lhs.dtype)
+    out_dtype = _dot_general_dtype(core.get_aval(lhs), core.get_aval(rhs), preferred_element_type)
     lhs = np.transpose(lhs, [*lb, *lf, *lc]).astype(out_dtype, copy=False)
     rhs = np.transpose(rhs, [*rb, *rc, *rf]).astype(out_dtype, copy=False)
     batch = lhs.shape[:len(lb)]
@@ -72,3 +103,51 @@ def _dot_general_pp_rule(eqn, ctx):
 
 
 pp_eqn_rules[dot_general_p] = _dot_general_pp_rule
+
+
+# ---------------------------------------------------------------- autodiff
+# dot_general is bilinear. Its transposes are dot_generals too: contract the
+# cotangent with the other operand over the free dimensions, then put the
+# result's dimensions back in the operand's order (JAX's _dot_general_transpose_*).
+def _ranges_like(*xs):
+    start = 0
+    for x in xs:
+        x_len = len(x)
+        yield range(start, start + x_len)
+        start += x_len
+
+
+def _remaining(original, *removed_lists):
+    removed = set().union(*map(set, removed_lists))
+    return [i for i in original if i not in removed]
+
+
+def _dot_transpose_lhs(ct, x, y, *, dimension_numbers, precision, preferred_element_type,
+                       out_sharding, swap_ans=False):
+    (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
+    x_ndim = x.aval.ndim
+    x_kept = _remaining(range(x_ndim), x_contract, x_batch)
+    y_kept = _remaining(range(np.ndim(y) if not ad.is_undefined_primal(y) else y.aval.ndim),
+                        y_contract, y_batch)
+    if swap_ans:
+        ans_batch, ans_y, _ = _ranges_like(x_batch, y_kept, x_kept)
+    else:
+        ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
+    dims = ((list(ans_y), list(y_kept)), (list(ans_batch), list(y_batch)))
+    x_contract_sorted_by_y = [x_contract[i] for i in np.argsort(y_contract)]
+    out_axes = np.argsort(list(x_batch) + x_kept + x_contract_sorted_by_y)
+    x_bar = lax.transpose(lax.dot_general(ct, y, dims, precision, x.aval.dtype),
+                          tuple(int(i) for i in out_axes))
+    return x_bar
+
+
+def _dot_transpose_rhs(ct, x, y, *, dimension_numbers, precision, preferred_element_type,
+                       out_sharding):
+    (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
+    swapped = ((y_contract, x_contract), (y_batch, x_batch))
+    return _dot_transpose_lhs(ct, y, x, dimension_numbers=swapped, precision=precision,
+                              preferred_element_type=preferred_element_type,
+                              out_sharding=out_sharding, swap_ans=True)
+
+
+ad.defbilinear(dot_general_p, _dot_transpose_lhs, _dot_transpose_rhs)

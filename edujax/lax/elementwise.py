@@ -11,17 +11,26 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, dtypes, lax
+from edujax.interpreters import ad
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters.partial_eval import const_fold_rules
-from edujax.lax.registry import (broadcasting_shape_rule, checked_dtype_rule,
-                                 naryop_abstract_eval, standard_primitive)
+from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, SIGNED, accepted,
+                                 broadcasting_shape_rule, check_dtype_families,
+                                 check_same_dtypes, checked_dtype_rule, naryop_abstract_eval,
+                                 standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
 
-FLOAT, COMPLEX, INT, UINT, BOOL = "f", "c", "i", "u", "b"
-INEXACT = FLOAT + COMPLEX
-NUMBER = INT + UINT + INEXACT
-ANY = NUMBER + BOOL
+# The dtype families each primitive accepts (and names in its errors), as in JAX.
+FLOAT = accepted(FLOATING)
+INEXACT = accepted(FLOATING, COMPLEX)
+INT = accepted(INTEGER)
+NUMBER = accepted(INTEGER, FLOATING, COMPLEX)
+INT_OR_FLOAT = accepted(INTEGER, FLOATING)
+BOOL_OR_INT = accepted(INTEGER, BOOL)
+ORDERED = accepted(INTEGER, FLOATING, BOOL)
+ANY = accepted(INTEGER, FLOATING, COMPLEX, BOOL)
+ABS_TYPES = accepted(FLOATING, COMPLEX, SIGNED)  # |x| of an unsigned int is a no-op in jnp
 
 
 def _same_shape(x: ShapedArray, **params) -> tuple[int, ...]:
@@ -60,13 +69,73 @@ def binop(name: str, np_fn, kinds: str, warns: bool = False) -> Primitive:
 
 # ---------------------------------------------------------------- arithmetic
 neg_p = unop("neg", np.negative, NUMBER, warns=False)
-sign_p = unop("sign", np.sign, NUMBER, warns=False)
-abs_p = unop("abs", np.abs, NUMBER, warns=False)
-add_p = binop("add", np.add, NUMBER + BOOL)
+ad.deflinear(neg_p, lambda ct, x: [lax.neg(ct)])
+
+
+def _sign_impl(x: np.ndarray) -> np.ndarray:
+    """XLA's sign keeps the zero's sign (sign(-0.0) is -0.0); NumPy's gives 0.0."""
+    if x.dtype.kind == "f":
+        return np.where(x == 0, x, np.sign(x))
+    return np.sign(x)
+
+
+sign_p = unop("sign", _sign_impl, NUMBER, warns=False)
+ad.defjvp_zero(sign_p)
+abs_p = unop("abs", np.abs, ABS_TYPES, warns=False)
+ad.defjvp2(abs_p, lambda g, ans, x: lax.select(lax.ge(x, _zero(x)), g, lax.neg(g)))
+add_p = binop("add", np.add, NUMBER)
+
+
+def _add_jvp(primals, tangents):
+    (x, y), (xdot, ydot) = primals, tangents
+    out = lax.add(x, y)
+    if type(xdot) is ad.Zero and type(ydot) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    if type(xdot) is ad.Zero:
+        return out, _broadcast_like(ydot, out)
+    if type(ydot) is ad.Zero:
+        return out, _broadcast_like(xdot, out)
+    return out, lax.add(xdot, ydot)
+
+
+def _add_transpose(ct, x, y):
+    return [_unbroadcast(ad.aval_of(x), ct), _unbroadcast(ad.aval_of(y), ct)]
+
+
+ad.jvp_rules[add_p] = _add_jvp
+ad.transpose_rules[add_p] = _add_transpose
+
 sub_p = binop("sub", np.subtract, NUMBER)
-mul_p = binop("mul", np.multiply, NUMBER + BOOL)
+
+
+def _sub_jvp(primals, tangents):
+    (x, y), (xdot, ydot) = primals, tangents
+    out = lax.sub(x, y)
+    if type(xdot) is ad.Zero and type(ydot) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    if type(xdot) is ad.Zero:
+        return out, _broadcast_like(lax.neg(ydot), out)
+    if type(ydot) is ad.Zero:
+        return out, _broadcast_like(xdot, out)
+    return out, lax.sub(xdot, ydot)
+
+
+def _sub_transpose(ct, x, y):
+    return [_unbroadcast(ad.aval_of(x), ct), _unbroadcast(ad.aval_of(y), lax.neg(ct))]
+
+
+ad.jvp_rules[sub_p] = _sub_jvp
+ad.transpose_rules[sub_p] = _sub_transpose
+
+mul_p = binop("mul", np.multiply, NUMBER)
+ad.defbilinear(mul_p, lambda ct, x, y: _unbroadcast(x.aval, lax.mul(ct, y)),
+               lambda ct, x, y: _unbroadcast(y.aval, lax.mul(x, ct)))
 max_p = binop("max", np.maximum, ANY)
+ad.defjvp2(max_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
 min_p = binop("min", np.minimum, ANY)
+ad.defjvp2(min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
 
 
 def _div_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -78,11 +147,51 @@ def _div_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 div_p = binop("div", _div_impl, NUMBER, warns=True)
-# rem: the remainder of truncated division, sign of the dividend (C's fmod).
-rem_p = binop("rem", np.fmod, NUMBER, warns=True)
-pow_p = binop("pow", np.power, INEXACT, warns=True)
-atan2_p = binop("atan2", np.arctan2, FLOAT)
+ad.defjvp(div_p, lambda g, x, y: lax.div(g, y),
+          lambda g, x, y: lax.mul(lax.mul(lax.neg(g), x), lax.integer_pow(y, -2)))
+ad.transpose_rules[div_p] = lambda ct, x, y: [_unbroadcast(x.aval, lax.div(ct, y)), None]
+
+
+def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The remainder of truncated division, with the sign of the dividend (C's fmod).
+
+    For integers XLA defines ``rem(x, 0) = x`` (NumPy would give 0 and a warning).
+    """
+    if x.dtype.kind in "iu":
+        return np.where(y == 0, x, np.fmod(x, np.where(y == 0, 1, y))).astype(x.dtype)
+    return np.fmod(x, y)
+
+
+rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
+ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
+          lambda g, x, y: lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)), lax.floor(lax.abs(lax.div(x, y))))))
+
+
+# pow(x, y): a float (or complex) base; the power is a float of the same dtype,
+# or any integer (``x ** n`` with an int array n keeps x's dtype).
+def _pow_abstract_eval(x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    check_dtype_families("pow", [INEXACT, NUMBER], x, y)
+    if x.dtype != y.dtype and y.dtype.kind not in "iu":
+        raise TypeError("the first argument to pow must have an inexact dtype (float or "
+                        "complex), and the second argument must have an inexact or integer "
+                        "dtype, and two inexact dtypes must match, but got "
+                        f"{x.dtype} and {y.dtype} respectively.")
+    return ShapedArray(broadcasting_shape_rule("pow", x, y), x.dtype,
+                       x.weak_type and y.weak_type)
+
+
+def _pow_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.power(x, y.astype(x.dtype) if y.dtype != x.dtype else y)
+
+
+pow_p = Primitive("pow")
+core.abstract_eval_rules[pow_p] = _pow_abstract_eval
+core.impl_rules[pow_p] = quiet(_pow_impl)
+atan2_p = binop("atan2", np.arctan2, INEXACT)
+ad.defjvp(atan2_p, lambda g, x, y: lax.mul(g, lax.div(y, lax.add(lax.square(x), lax.square(y)))),
+          lambda g, x, y: lax.div(lax.mul(g, lax.neg(x)), lax.add(lax.square(x), lax.square(y))))
 nextafter_p = binop("nextafter", np.nextafter, FLOAT)
+ad.defjvp_zero(nextafter_p)
 
 
 # integer_pow: x ** y for a static Python int y, computed as XLA does, by
@@ -110,9 +219,24 @@ def _integer_pow_dtype_rule(x: ShapedArray, *, y: int) -> np.dtype:
 integer_pow_p = standard_primitive("integer_pow", _same_shape, _integer_pow_dtype_rule,
                                    quiet(_integer_pow_impl))
 
+
+def _integer_pow_jvp(g, x, *, y):
+    if y == 0:
+        return lax.full_like(g, 0)
+    if y == 1:
+        return g
+    if y == 2:
+        return lax.mul(g, lax.mul(_const(x, y), x))
+    return lax.mul(g, lax.mul(_const(x, y), lax.integer_pow(x, y - 1)))
+
+
+ad.defjvp(integer_pow_p, _integer_pow_jvp)
+
 # ---------------------------------------------------------------- rounding
 floor_p = unop("floor", np.floor, FLOAT, warns=False)
+ad.defjvp_zero(floor_p)
 ceil_p = unop("ceil", np.ceil, FLOAT, warns=False)
+ad.defjvp_zero(ceil_p)
 
 
 def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
@@ -124,39 +248,75 @@ def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
 
 round_p = standard_primitive("round", _same_shape, partial(checked_dtype_rule, "round", FLOAT),
                              _round_impl)
-is_finite_p = standard_primitive("is_finite", _same_shape, lambda x: dtypes.bool_,
+ad.defjvp_zero(round_p)
+
+
+def _is_finite_dtype_rule(x: ShapedArray) -> np.dtype:
+    checked_dtype_rule("is_finite", FLOAT, x)
+    return dtypes.bool_
+
+
+is_finite_p = standard_primitive("is_finite", _same_shape, _is_finite_dtype_rule,
                                  lambda x: np.isfinite(x))
+ad.defjvp_zero(is_finite_p)
 
 # ---------------------------------------------------------------- transcendental
 exp_p = unop("exp", np.exp, INEXACT, accuracy=True)
+ad.defjvp2(exp_p, lambda g, ans, x, **p: lax.mul(g, ans))
 exp2_p = unop("exp2", np.exp2, INEXACT, accuracy=True)
+ad.defjvp2(exp2_p, lambda g, ans, x, **p: lax.mul(lax.log(_const(x, 2)), lax.mul(g, ans)))
 log_p = unop("log", np.log, INEXACT, accuracy=True)
+ad.defjvp(log_p, lambda g, x, **p: lax.div(g, x))
 log1p_p = unop("log1p", np.log1p, INEXACT, accuracy=True)
+ad.defjvp(log1p_p, lambda g, x, **p: lax.div(g, lax.add(x, _one(x))))
 expm1_p = unop("expm1", np.expm1, INEXACT, accuracy=True)
+ad.defjvp2(expm1_p, lambda g, ans, x, **p: lax.mul(g, lax.add(ans, _one(ans))))
 tanh_p = unop("tanh", np.tanh, INEXACT, accuracy=True)
+ad.defjvp2(tanh_p, lambda g, ans, x, **p: lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_one(x), ans)))
 logistic_p = unop("logistic", lambda x: 1 / (1 + np.exp(-x)), INEXACT, accuracy=True)
+ad.defjvp2(logistic_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(ans, lax.sub(_one(ans), ans))))
 sin_p = unop("sin", np.sin, INEXACT, accuracy=True)
+ad.defjvp(sin_p, lambda g, x, **p: lax.mul(g, lax.cos(x)))
 cos_p = unop("cos", np.cos, INEXACT, accuracy=True)
+ad.defjvp(cos_p, lambda g, x, **p: lax.neg(lax.mul(g, lax.sin(x))))
 tan_p = unop("tan", np.tan, INEXACT, accuracy=True)
+ad.defjvp2(tan_p, lambda g, ans, x, **p: lax.mul(g, lax.add(_const(x, 1), lax.square(ans))))
 sqrt_p = unop("sqrt", np.sqrt, INEXACT, accuracy=True)
+ad.defjvp2(sqrt_p, lambda g, ans, x, **p: lax.mul(g, lax.div(_const(x, 0.5), ans)))
 rsqrt_p = unop("rsqrt", lambda x: 1 / np.sqrt(x), INEXACT, accuracy=True)
+ad.defjvp2(rsqrt_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(_const(x, -0.5), lax.div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, FLOAT, accuracy=True)
+ad.defjvp2(cbrt_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(_const(x, 1 / 3),
+                                                       lax.integer_pow(ans, -2))))
 asin_p = unop("asin", np.arcsin, INEXACT)
+ad.defjvp(asin_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.sub(_const(x, 1), lax.square(x)))))
 acos_p = unop("acos", np.arccos, INEXACT)
+ad.defjvp(acos_p, lambda g, x: lax.mul(g, lax.neg(lax.rsqrt(lax.sub(_const(x, 1), lax.square(x))))))
 atan_p = unop("atan", np.arctan, INEXACT)
+ad.defjvp(atan_p, lambda g, x: lax.div(g, lax.add(_const(x, 1), lax.square(x))))
 sinh_p = unop("sinh", np.sinh, INEXACT)
+ad.defjvp(sinh_p, lambda g, x: lax.mul(g, lax.cosh(x)))
 cosh_p = unop("cosh", np.cosh, INEXACT)
+ad.defjvp(cosh_p, lambda g, x: lax.mul(g, lax.sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, INEXACT)
+ad.defjvp(asinh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.add(lax.square(x), _one(x)))))
 acosh_p = unop("acosh", np.arccosh, INEXACT)
+ad.defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.mul(lax.sub(x, _one(x)), lax.add(x, _one(x))))))
 atanh_p = unop("atanh", np.arctanh, INEXACT)
+ad.defjvp(atanh_p, lambda g, x: lax.div(g, lax.mul(lax.add(_one(x), x), lax.sub(_one(x), x))))
 square_p = unop("square", np.square, NUMBER, warns=False)
+ad.defjvp2(square_p, lambda g, ans, x: lax.mul(g, lax.mul(_const(x, 2), x)))
 
 # ---------------------------------------------------------------- logic and bits
 not_p = unop("not", lambda x: np.logical_not(x) if x.dtype == bool else np.invert(x),
-             INT + UINT + BOOL, warns=False)
-and_p = binop("and", lambda x, y: np.bitwise_and(x, y), INT + UINT + BOOL)
-or_p = binop("or", lambda x, y: np.bitwise_or(x, y), INT + UINT + BOOL)
-xor_p = binop("xor", lambda x, y: np.bitwise_xor(x, y), INT + UINT + BOOL)
+             BOOL_OR_INT, warns=False)
+ad.defjvp_zero(not_p)
+and_p = binop("and", lambda x, y: np.bitwise_and(x, y), BOOL_OR_INT)
+ad.defjvp_zero(and_p)
+or_p = binop("or", lambda x, y: np.bitwise_or(x, y), BOOL_OR_INT)
+ad.defjvp_zero(or_p)
+xor_p = binop("xor", lambda x, y: np.bitwise_xor(x, y), BOOL_OR_INT)
+ad.defjvp_zero(xor_p)
 
 
 def _shift_impl(np_fn, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -171,30 +331,41 @@ def _logical_right_shift(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.right_shift(unsigned, y.astype(unsigned.dtype)).view(x.dtype)
 
 
-shift_left_p = binop("shift_left", partial(_shift_impl, np.left_shift), INT + UINT)
+shift_left_p = binop("shift_left", partial(_shift_impl, np.left_shift), INT)
+ad.defjvp_zero(shift_left_p)
 shift_right_arithmetic_p = binop("shift_right_arithmetic", partial(_shift_impl, np.right_shift),
-                                 INT + UINT)
+                                 INT)
+ad.defjvp_zero(shift_right_arithmetic_p)
 shift_right_logical_p = binop("shift_right_logical",
-                              partial(_shift_impl, _logical_right_shift), INT + UINT)
+                              partial(_shift_impl, _logical_right_shift), INT)
+ad.defjvp_zero(shift_right_logical_p)
 
 
 # ---------------------------------------------------------------- comparisons
-def _compare_dtype_rule(name: str, x: ShapedArray, y: ShapedArray) -> np.dtype:
-    checked_dtype_rule(name, ANY, x, y)
+# The result is bool; it is weakly typed when both operands are (``2 < 3.0``).
+def _compare_dtype_rule(name: str, kinds, x: ShapedArray, y: ShapedArray) -> np.dtype:
+    checked_dtype_rule(name, kinds, x, y)
     return dtypes.bool_
 
 
-def comparison(name: str, np_fn) -> Primitive:
+def comparison(name: str, np_fn, kinds=ANY) -> Primitive:
     return standard_primitive(name, partial(broadcasting_shape_rule, name),
-                              partial(_compare_dtype_rule, name), lambda x, y: np_fn(x, y))
+                              partial(_compare_dtype_rule, name, kinds),
+                              lambda x, y: np_fn(x, y))
 
 
 eq_p = comparison("eq", np.equal)
+ad.defjvp_zero(eq_p)
 ne_p = comparison("ne", np.not_equal)
-lt_p = comparison("lt", np.less)
-le_p = comparison("le", np.less_equal)
-gt_p = comparison("gt", np.greater)
-ge_p = comparison("ge", np.greater_equal)
+ad.defjvp_zero(ne_p)
+lt_p = comparison("lt", np.less, ORDERED)
+ad.defjvp_zero(lt_p)
+le_p = comparison("le", np.less_equal, ORDERED)
+ad.defjvp_zero(le_p)
+gt_p = comparison("gt", np.greater, ORDERED)
+ad.defjvp_zero(gt_p)
+ge_p = comparison("ge", np.greater_equal, ORDERED)
+ad.defjvp_zero(ge_p)
 
 
 # ---------------------------------------------------------------- select_n
@@ -215,9 +386,7 @@ def _select_n_shape_rule(which: ShapedArray, *cases: ShapedArray) -> tuple[int, 
 def _select_n_dtype_rule(which: ShapedArray, *cases: ShapedArray) -> np.dtype:
     if which.dtype != dtypes.bool_ and which.dtype.kind not in "iu":
         raise TypeError(f"select `which` must be boolean or integer type, got {which.dtype}.")
-    if any(c.dtype != cases[0].dtype for c in cases):
-        raise TypeError("select cases must have the same dtypes, got "
-                        f"[{', '.join(c.dtype.name for c in cases)}].")
+    check_same_dtypes("select", *cases)
     return cases[0].dtype
 
 
@@ -230,6 +399,25 @@ def _select_n_impl(which: np.ndarray, *cases: np.ndarray) -> np.ndarray:
 select_n_p = standard_primitive(
     "select_n", _select_n_shape_rule, _select_n_dtype_rule, _select_n_impl,
     weak_type_rule=lambda which, *cases: all(c.weak_type for c in cases))
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    case_tangents = tangents[1:]
+    out = lax.select_n(which, *cases)
+    if all(type(t) is ad.Zero for t in case_tangents):
+        return out, ad.Zero.from_value(out)
+    return out, lax.select_n(which, *map(ad.instantiate_zeros, case_tangents))
+
+
+def _select_n_transpose(ct, which, *cases):
+    zeros = lax.full_like(ct, 0)
+    return [None] + [lax.select_n(which, *[ct if i == j else zeros for j in range(len(cases))])
+                     if ad.is_undefined_primal(case) else None for i, case in enumerate(cases)]
+
+
+ad.jvp_rules[select_n_p] = _select_n_jvp
+ad.transpose_rules[select_n_p] = _select_n_transpose
 
 
 # ---------------------------------------------------------------- clamp
@@ -245,17 +433,30 @@ clamp_p = standard_primitive(
     "clamp", _clamp_shape_rule, lambda lo, x, hi: checked_dtype_rule("clamp", ANY, lo, x, hi),
     lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi),
     weak_type_rule=lambda lo, x, hi: x.weak_type)
+ad.defjvp(clamp_p,
+          lambda g, lo, x, hi: lax.select(lax.bitwise_and(lax.gt(lo, x), lax.lt(lo, hi)), g,
+                                          lax.full_like(x, 0)),
+          lambda g, lo, x, hi: lax.select(lax.bitwise_and(lax.gt(x, lo), lax.lt(x, hi)), g,
+                                          lax.full_like(x, 0)),
+          lambda g, lo, x, hi: lax.select(lax.lt(hi, x), g, lax.full_like(x, 0)))
 
 
 # ---------------------------------------------------------------- convert_element_type
+def _float_to_int(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
+    """XLA's float -> int cast: truncate toward zero, saturate at the int's range, NaN -> 0."""
+    info = np.iinfo(new_dtype)
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(np.real(x).astype(np.float64))
+        out = np.where(np.isnan(t), 0, np.clip(t, info.min, info.max)).astype(new_dtype)
+    # The float64 nearest to a 64-bit bound may lie just outside it: set the bounds exactly.
+    return np.where(t >= info.max, info.max, np.where(t <= info.min, info.min, out)).astype(
+        new_dtype)
+
+
 def _convert_impl(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
     """Casts the way XLA does: float -> int truncates and saturates, NaN -> 0."""
     if x.dtype.kind in "fc" and new_dtype.kind in "iu":
-        info = np.iinfo(new_dtype)
-        x = np.real(x)
-        with np.errstate(invalid="ignore"):
-            clipped = np.clip(np.nan_to_num(np.trunc(x), nan=0), info.min, info.max)
-        return np.where(clipped >= info.max, info.max, clipped).astype(new_dtype)
+        return _float_to_int(x, new_dtype)
     if new_dtype == dtypes.bool_:
         return x != 0
     if x.dtype.kind == "c" and new_dtype.kind != "c":
@@ -277,6 +478,23 @@ convert_element_type_p = standard_primitive(
     "convert_element_type", lambda x, **p: x.shape, lambda x, *, new_dtype, **p: new_dtype,
     _convert_impl, weak_type_rule=lambda x, *, weak_type, **p: weak_type,
     pp_hidden=("sharding",))
+
+
+def _convert_jvp(g, ans, x, *, new_dtype, weak_type, sharding):
+    """Casting to an integer or bool type has a zero derivative."""
+    if new_dtype.kind not in "fc" or x.dtype.kind not in "fc":
+        return ad.Zero.from_value(ans)
+    return convert_element_type_p.bind(g, new_dtype=new_dtype, weak_type=weak_type,
+                                       sharding=sharding)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding):
+    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=x.aval.weak_type,
+                                        sharding=sharding)]
+
+
+ad.defjvp2(convert_element_type_p, _convert_jvp)
+ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
 
 
@@ -287,4 +505,50 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 
 erf_p = unop("erf", _erf, FLOAT)
+ad.defjvp(erf_p, lambda g, x: lax.mul(_const(x, 2 / np.sqrt(np.pi)), lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
 
+
+
+# ---------------------------------------------------------------- helpers of the AD rules
+def _const(x: Any, value: Any) -> Any:
+    """A NumPy scalar of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``."""
+    return np.asarray(value, dtype=dtypes.dtype_and_weak(x)[0])[()]
+
+
+def _one(x: Any) -> Any:
+    return _const(x, 1)
+
+
+def _zero(x: Any) -> Any:
+    return _const(x, 0)
+
+
+def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
+    """1 where x == z (the max/min came from x), 1/2 where both x and y tie with z."""
+    return lax.div(lax.select(lax.eq(x, z), lax.full_like(z, 1), lax.full_like(z, 0)),
+                   lax.select(lax.eq(y, z), lax.full_like(z, 2), lax.full_like(z, 1)))
+
+
+def _broadcast_like(t: Any, like: Any) -> Any:
+    """``t`` stretched to ``like``'s shape (lax ops broadcast size-1 dims and scalars)."""
+    shape = core.get_aval(like).shape
+    t_shape = core.get_aval(t).shape
+    if t_shape == shape:
+        return t
+    if not t_shape:
+        return lax.broadcast_in_dim(t, shape, ())
+    dims = [i for i, d in enumerate(t_shape) if d == shape[i]]
+    return lax.broadcast_in_dim(lax.reshape(t, [t_shape[i] for i in dims]), shape, dims)
+
+
+def _unbroadcast(aval: Any, ct: Any) -> Any:
+    """Sum ``ct`` back down to ``aval``'s shape (the transpose of implicit broadcasting)."""
+    if type(ct) is ad.Zero:
+        return ad.Zero(aval)
+    ct_shape = core.get_aval(ct).shape
+    if ct_shape == aval.shape:
+        return ct
+    if not aval.shape:
+        return lax.reduce_sum(ct, range(len(ct_shape)))
+    dims = [i for i, (a, b) in enumerate(zip(aval.shape, ct_shape)) if a != b]
+    return lax.reshape(lax.reduce_sum(ct, dims), aval.shape)

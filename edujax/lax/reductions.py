@@ -9,18 +9,34 @@ from functools import partial
 
 import numpy as np
 
-from edujax import core
+from edujax import core, lax
+from edujax.interpreters import ad
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.registry import checked_dtype_rule, first_input_weak_type_rule, standard_primitive
+from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted,
+                                 checked_dtype_rule, first_input_weak_type_rule,
+                                 standard_primitive)
+from edujax.lax.registry import NUMBER as NUMBER_FAMILY
 
-ANY, NUMBER = "biufc", "iufc"
+# The dtype families each reduction accepts (and names in its errors), as in JAX.
+ANY = accepted(INTEGER, FLOATING, COMPLEX, BOOL)
+NUMBER = accepted(NUMBER_FAMILY)
+BOOL_OR_INT = accepted(BOOL, INTEGER)
+
+
+def _reduce_chooser_jvp(g, ans, x, *, axes):
+    """The tangent of max/min flows from the position(s) that hold the extreme value;
+    ties share it equally."""
+    kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
+    where = lax.convert_element_type(lax.eq(x, lax.reshape(ans, kept)), g.dtype)
+    counts = lax.reduce_sum(where, axes)
+    return lax.div(lax.reduce_sum(lax.mul(g, where), axes), counts)
 
 
 def _reduce_shape_rule(x: ShapedArray, *, axes, **params) -> tuple[int, ...]:
-    if any(not 0 <= a < x.ndim for a in axes):
-        raise ValueError(f"reduction axes {axes} out of range for operand of rank {x.ndim}")
     if len(set(axes)) != len(axes):
         raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
+    if any(not 0 <= a < x.ndim for a in axes):
+        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for {x}.")
     return tuple(d for i, d in enumerate(x.shape) if i not in axes)
 
 
@@ -45,14 +61,43 @@ def _lowest(ufunc, dtype):
 
 
 reduce_sum_p = reduction("reduce_sum", np.sum, NUMBER)  # params: axes, out_sharding
+ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
+    lax.broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
 reduce_prod_p = reduction("reduce_prod", np.prod, NUMBER)
+
+
+def _reduce_prod_jvp(g, ans, x, *, axes):
+    """d prod = sum_i g_i * (product of all the other elements), computed without dividing
+    (so zeros are fine) from exclusive cumulative products taken both ways."""
+    moved = lax.transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
+    n = int(np.prod([x.shape[a] for a in axes]))
+    flat = lax.reshape(moved, (n, *moved.shape[len(axes):]))
+    g_flat = lax.reshape(lax.transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
+                         flat.shape)
+    ones = lax.full((1, *flat.shape[1:]), 1, flat.dtype)
+    before = lax.concatenate([ones, lax.slice_in_dim(lax.cumprod(flat, 0), 0, n - 1)], 0)
+    after = lax.concatenate([lax.slice_in_dim(lax.cumprod(flat, 0, reverse=True), 1, n), ones], 0)
+    return lax.reduce_sum(lax.mul(g_flat, lax.mul(before, after)), [0])
+
+
+ad.defjvp2(reduce_prod_p, _reduce_prod_jvp)
 reduce_max_p = reduction("reduce_max", _np_reduce(np.maximum), ANY)
+ad.defjvp2(reduce_max_p, _reduce_chooser_jvp)
 reduce_min_p = reduction("reduce_min", _np_reduce(np.minimum), ANY)
-reduce_and_p = reduction("reduce_and", lambda x, axis, dtype: np.logical_and.reduce(x, axis),
-                         "b")
-reduce_or_p = reduction("reduce_or", lambda x, axis, dtype: np.logical_or.reduce(x, axis), "b")
-reduce_xor_p = reduction("reduce_xor", lambda x, axis, dtype: np.logical_xor.reduce(x, axis),
-                         "b")
+ad.defjvp2(reduce_min_p, _reduce_chooser_jvp)
+
+
+def _bitwise_reduce(ufunc):
+    """and/or/xor over bools (logical) or integers (bit by bit)."""
+    return lambda x, axis, dtype: ufunc.reduce(x, axis=axis, dtype=x.dtype)
+
+
+reduce_and_p = reduction("reduce_and", _bitwise_reduce(np.bitwise_and), BOOL_OR_INT)
+ad.defjvp_zero(reduce_and_p)
+reduce_or_p = reduction("reduce_or", _bitwise_reduce(np.bitwise_or), BOOL_OR_INT)
+ad.defjvp_zero(reduce_or_p)
+reduce_xor_p = reduction("reduce_xor", _bitwise_reduce(np.bitwise_xor), BOOL_OR_INT)
+ad.defjvp_zero(reduce_xor_p)
 
 
 # ---------------------------------------------------------------- argmax / argmin
@@ -72,7 +117,9 @@ def arg_reduction(name: str, np_fn) -> Primitive:
 
 
 argmax_p = arg_reduction("argmax", np.argmax)
+ad.defjvp_zero(argmax_p)
 argmin_p = arg_reduction("argmin", np.argmin)
+ad.defjvp_zero(argmin_p)
 
 
 # ---------------------------------------------------------------- cumulative reductions
@@ -87,6 +134,8 @@ def cumulative(name: str, np_fn) -> Primitive:
 
 
 cumsum_p = cumulative("cumsum", lambda x, axis: np.cumsum(x, axis, dtype=x.dtype))
+ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [
+    lax.cumsum(ct, axis, reverse=not reverse)])
 cumprod_p = cumulative("cumprod", lambda x, axis: np.cumprod(x, axis, dtype=x.dtype))
 cummax_p = cumulative("cummax", lambda x, axis: np.maximum.accumulate(x, axis))
 cummin_p = cumulative("cummin", lambda x, axis: np.minimum.accumulate(x, axis))
@@ -117,3 +166,16 @@ core.abstract_eval_rules[sort_p] = _sort_abstract_eval
 core.impl_rules[sort_p] = _sort_impl
 
 
+
+
+def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    """Sorting permutes: sort the nonzero tangents along, as extra operands."""
+    nonzero = [t for t in tangents if type(t) is not ad.Zero]
+    outs = sort_p.bind(*primals, *nonzero, dimension=dimension, is_stable=is_stable,
+                       num_keys=num_keys)
+    sorted_tangents = iter(outs[len(primals):])
+    return (outs[:len(primals)],
+            [t if type(t) is ad.Zero else next(sorted_tangents) for t in tangents])
+
+
+ad.jvp_rules[sort_p] = _sort_jvp

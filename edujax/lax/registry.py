@@ -8,7 +8,7 @@ the same file add its JVP, transpose and batching rules.
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -65,29 +65,84 @@ def standard_primitive(name: str, shape_rule: Callable, dtype_rule: Callable, im
 
 
 # ---------------------------------------------------------------- dtype checks
+# A primitive accepts a few *families* of dtypes, named in error messages after
+# NumPy's abstract types ("integer", "floating", ...). A family covers some NumPy
+# dtype kinds (``dtype.kind``: b bool, i signed, u unsigned, f float, c complex).
+class DtypeFamily(NamedTuple):
+    name: str
+    kinds: str
 
-def _kind_names(kinds: str) -> str:
-    names = {"b": "bool", "i": "signedinteger", "u": "unsignedinteger", "f": "floating",
-             "c": "complexfloating"}
-    return ", ".join(names[k] for k in kinds)
+
+INTEGER = DtypeFamily("integer", "iu")
+SIGNED = DtypeFamily("signedinteger", "i")
+FLOATING = DtypeFamily("floating", "f")
+COMPLEX = DtypeFamily("complexfloating", "c")
+BOOL = DtypeFamily("bool", "b")
+NUMBER = DtypeFamily("number", "iufc")
 
 
-def checked_dtype_rule(name: str, kinds: str, *avals: ShapedArray, **params) -> np.dtype:
-    """All operands share one dtype, of one of the accepted kinds (b, i, u, f, c)."""
-    dtype = avals[0].dtype
-    if dtype.kind in kinds and all(a.dtype == dtype for a in avals):
-        return dtype  # the common case, checked cheaply first
-    for i, aval in enumerate(avals):
+class Accepted(str):
+    """What a primitive accepts: a string of dtype kinds, so that the hot check is
+    just ``dtype.kind in accepted``, which also remembers the families' names."""
+
+    names: str
+
+    def __new__(cls, *families: DtypeFamily) -> Accepted:
+        self = super().__new__(cls, "".join(f.kinds for f in families))
+        self.names = ", ".join(f.name for f in families)
+        return self
+
+
+def accepted(*families: DtypeFamily) -> Accepted:
+    return Accepted(*families)
+
+
+def check_dtype_families(name: str, accepted_kinds, *avals: ShapedArray) -> None:
+    """Every operand's dtype must belong to one of the accepted families.
+
+    ``accepted_kinds`` is one ``Accepted`` shared by all operands, or a list with one
+    per operand position (``pow`` takes a float base and an int or float power).
+    """
+    per_position = (accepted_kinds if isinstance(accepted_kinds, list)
+                    else [accepted_kinds] * len(avals))
+    for i, (aval, kinds) in enumerate(zip(avals, per_position)):
         if aval.dtype.kind not in kinds:
             where = f" at position {i}" if len(avals) > 1 else ""
             raise TypeError(f"{name} does not accept dtype {aval.dtype.name}{where}. "
-                            f"Accepted dtypes{where} are subtypes of {_kind_names(kinds)}.")
+                            f"Accepted dtypes{where} are subtypes of {kinds.names}.")
+
+
+# When lax refuses operands of different dtypes, JAX names the jnp function that
+# would have promoted them for you.
+_JNP_EQUIVALENTS = {
+    "abs": "fabs", "acos": "arccos", "acosh": "arccosh", "add": "add", "asin": "arcsin",
+    "asinh": "arcsinh", "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+    "cbrt": "cbrt", "ceil": "ceil", "concatenate": "concatenate", "cos": "cos", "cosh": "cosh",
+    "div": "divide", "eq": "equal", "exp": "exp", "expm1": "expm1", "floor": "floor",
+    "log": "log", "log1p": "log1p", "max": "maximum", "min": "minimum", "mul": "multiply",
+    "ne": "not_equal", "neg": "negative", "nextafter": "nextafter", "pow": "float_power",
+    "round": "round", "select": "where", "shift_left": "left_shift",
+    "shift_right_logical": "right_shift", "shift_right_arithmetic": "right_shift",
+    "sign": "sign", "sin": "sin", "sinh": "sinh", "sqrt": "sqrt", "sub": "subtract",
+    "tan": "tan", "tanh": "tanh",
+}
+
+
+def check_same_dtypes(name: str, *avals: ShapedArray) -> None:
+    """lax never promotes: all operands must already share one dtype."""
     dtypes = [a.dtype for a in avals]
-    if len(set(dtypes)) > 1:
+    if any(d != dtypes[0] for d in dtypes[1:]):
+        tip = (f" (Tip: jnp.{_JNP_EQUIVALENTS[name]} is a similar function that does automatic"
+               " type promotion on inputs)." if name in _JNP_EQUIVALENTS else "")
         raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
-                        f"{', '.join(d.name for d in dtypes)}. (Tip: jnp.{name} is a similar "
-                        "function that does automatic type promotion on inputs).")
-    return dtypes[0]
+                        f"{', '.join(d.name for d in dtypes)}.{tip}")
+
+
+def checked_dtype_rule(name: str, kinds: Accepted, *avals: ShapedArray, **params) -> np.dtype:
+    """The usual dtype rule: accepted families, one shared dtype, which is the result."""
+    check_dtype_families(name, kinds, *avals)
+    check_same_dtypes(name, *avals)
+    return avals[0].dtype
 
 
 def broadcasting_shape_rule(name: str, *avals: ShapedArray, **params) -> tuple[int, ...]:
@@ -102,9 +157,9 @@ def broadcasting_shape_rule(name: str, *avals: ShapedArray, **params) -> tuple[i
     shapes = [a.shape for a in avals if a.shape]
     if not shapes:
         return ()
-    if len({len(s) for s in shapes}) != 1:
-        raise TypeError(f"{name}: arrays must have same number of dimensions, got "
-                        f"{', '.join(map(str, shapes))}.")
+    ranks = {len(s) for s in shapes}
+    if len(ranks) != 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got {ranks}")
     out = []
     for dims in zip(*shapes):
         sizes = {d for d in dims if d != 1}

@@ -9,9 +9,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core
+from edujax import core, lax
+from edujax.interpreters import ad
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
+from edujax.lax.registry import (check_same_dtypes, first_input_weak_type_rule,
+                                 standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
 
 
@@ -51,6 +53,17 @@ def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
 
 broadcast_in_dim_p = shape_primitive("broadcast_in_dim", _broadcast_in_dim_shape_rule,
                                      _broadcast_in_dim_impl)
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding):
+    """Sum over the new dimensions (and the stretched size-1 ones), then restore the 1s."""
+    unit_dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
+    kept = [d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims]
+    summed = lax.reduce_sum(ct, [d for d in range(len(shape)) if d not in kept])
+    return [lax.expand_dims(summed, unit_dims)]
+
+
+ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
 pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
                                                hide_if_empty=("broadcast_dimensions",))
 
@@ -71,6 +84,7 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
 
 
 reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
+ad.deflinear(reshape_p, lambda ct, x, **p: [lax.reshape(ct, x.aval.shape)])
 
 
 # ---------------------------------------------------------------- transpose
@@ -83,6 +97,8 @@ def _transpose_shape_rule(x: ShapedArray, *, permutation):
 
 transpose_p = shape_primitive("transpose", _transpose_shape_rule,
                               lambda x, *, permutation: np.transpose(x, permutation))
+ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
+    lax.transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
 
 
 # ---------------------------------------------------------------- squeeze
@@ -96,12 +112,14 @@ def _squeeze_shape_rule(x: ShapedArray, *, dimensions):
 
 squeeze_p = shape_primitive("squeeze", _squeeze_shape_rule,
                             lambda x, *, dimensions: np.squeeze(x, tuple(dimensions)))
+ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
 
 
 # ---------------------------------------------------------------- rev
 rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
                         else x)
+ad.deflinear(rev_p, lambda ct, x, *, dimensions: [lax.rev(ct, dimensions)])
 
 
 # ---------------------------------------------------------------- concatenate
@@ -109,8 +127,11 @@ def _concatenate_shape_rule(*xs: ShapedArray, dimension: int):
     if not xs:
         raise TypeError("concatenate expects at least one operand, got 0.")
     first = xs[0].shape
+    if len({x.ndim for x in xs}) != 1:
+        raise TypeError("Cannot concatenate arrays with different numbers of dimensions: got "
+                        f"{', '.join(str(x.shape) for x in xs)}.")
     for x in xs:
-        if x.ndim != len(first) or any(a != b for i, (a, b) in enumerate(zip(x.shape, first))
+        if any(a != b for i, (a, b) in enumerate(zip(x.shape, first))
                                        if i != dimension):
             shapes = ", ".join(str(x.shape) for x in xs)
             raise TypeError("Cannot concatenate arrays with shapes that differ in dimensions "
@@ -121,9 +142,7 @@ def _concatenate_shape_rule(*xs: ShapedArray, dimension: int):
 
 
 def _concatenate_dtype_rule(*xs: ShapedArray, dimension: int):
-    if len({x.dtype for x in xs}) > 1:
-        raise TypeError("lax.concatenate requires arguments to have the same dtypes, got "
-                        f"{', '.join(x.dtype.name for x in xs)}.")
+    check_same_dtypes("concatenate", *xs)
     return xs[0].dtype
 
 
@@ -131,6 +150,67 @@ concatenate_p = standard_primitive(
     "concatenate", _concatenate_shape_rule, _concatenate_dtype_rule,
     lambda *xs, dimension: np.concatenate(xs, axis=dimension),
     weak_type_rule=lambda *xs, **p: all(x.weak_type for x in xs))
+
+
+def _concatenate_jvp(primals, tangents, *, dimension):
+    out = concatenate_p.bind(*primals, dimension=dimension)
+    if all(type(t) is ad.Zero for t in tangents):
+        return out, ad.Zero.from_value(out)
+    return out, concatenate_p.bind(*map(ad.instantiate_zeros, tangents), dimension=dimension)
+
+
+def _concatenate_transpose(ct, *xs, dimension):
+    """Each linear operand gets its own slice of the cotangent."""
+    out, start = [], 0
+    for x in xs:
+        size = ad.aval_of(x).shape[dimension]
+        out.append(lax.slice_in_dim(ct, start, start + size, 1, dimension)
+                   if ad.is_undefined_primal(x) else None)
+        start += size
+    return out
+
+
+ad.jvp_rules[concatenate_p] = _concatenate_jvp
+ad.transpose_rules[concatenate_p] = _concatenate_transpose
+
+
+# ---------------------------------------------------------------- stack
+# stack(*xs, axis): arrays of one shape and dtype, joined along a new axis.
+# (JAX 0.10 made this a primitive of its own; before, jnp.stack concatenated
+# expanded operands.)
+def _stack_shape_rule(*xs: ShapedArray, axis: int):
+    if not xs:
+        raise ValueError("stack expects at least one operand, got 0.")
+    if len({x.ndim for x in xs}) != 1:
+        raise ValueError("Cannot stack arrays with different numbers of dimensions: got "
+                         f"{', '.join(str(x.shape) for x in xs)}.")
+    if len({x.shape for x in xs}) != 1:
+        raise ValueError("All input arrays must have the same shape. Got "
+                         f"{', '.join(str(x.shape) for x in xs)}.")
+    shape = list(xs[0].shape)
+    shape.insert(axis, len(xs))
+    return tuple(shape)
+
+
+def _stack_dtype_rule(*xs: ShapedArray, axis: int):
+    check_same_dtypes("stack", *xs)
+    return xs[0].dtype
+
+
+stack_p = standard_primitive("stack", _stack_shape_rule, _stack_dtype_rule,
+                             lambda *xs, axis: np.stack(xs, axis=axis))
+
+
+# ---------------------------------------------------------------- tile
+# tile(x, reps): repeat the whole array reps[i] times along dimension i.
+def _tile_shape_rule(x: ShapedArray, *, reps):
+    if x.ndim != len(reps):
+        raise TypeError("reps length must be equal to the ndim of x, got "
+                        f"len(reps)={len(reps)} and x.ndim={x.ndim}.")
+    return tuple(d * r for d, r in zip(x.shape, reps))
+
+
+tile_p = shape_primitive("tile", _tile_shape_rule, lambda x, *, reps: np.tile(x, reps))
 
 
 # ---------------------------------------------------------------- pad
@@ -160,6 +240,30 @@ def _pad_impl(x, pad_value, *, padding_config):
 
 pad_p = standard_primitive("pad", _pad_shape_rule, _dtype_of_first, _pad_impl,
                            weak_type_rule=first_input_weak_type_rule)
+
+
+def _pad_jvp(primals, tangents, *, padding_config):
+    out = pad_p.bind(*primals, padding_config=padding_config)
+    if all(type(t) is ad.Zero for t in tangents):
+        return out, ad.Zero.from_value(out)
+    t_x, t_pad = map(ad.instantiate_zeros, tangents)
+    return out, pad_p.bind(t_x, t_pad, padding_config=padding_config)
+
+
+def _pad_transpose(ct, x, pad_value, *, padding_config):
+    """The operand's cotangent is the un-padded part; the pad value gets all the rest."""
+    lo = [-low for low, _, _ in padding_config]
+    hi = [-high for _, high, _ in padding_config]
+    trimmed = lax.pad(ct, lax.full((), 0, ct.dtype), list(zip(lo, hi, [0] * len(lo))))
+    t_x = lax.slice(trimmed, [0] * len(lo), trimmed.shape,
+                    [interior + 1 for _, _, interior in padding_config])
+    t_pad = (lax.sub(lax.reduce_sum(ct, range(ct.ndim)), lax.reduce_sum(t_x, range(t_x.ndim)))
+             if ad.is_undefined_primal(pad_value) else None)
+    return [t_x if ad.is_undefined_primal(x) else None, t_pad]
+
+
+ad.jvp_rules[pad_p] = _pad_jvp
+ad.transpose_rules[pad_p] = _pad_transpose
 
 
 # ---------------------------------------------------------------- iota
@@ -202,6 +306,21 @@ def _slice_impl(x, *, start_indices, limit_indices, strides):
 slice_p = shape_primitive("slice", _slice_shape_rule, _slice_impl)
 
 
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    """Put the cotangent back where the slice came from, zeros elsewhere (a pad)."""
+    shape = x.aval.shape
+    if strides is None or all(s == 1 for s in strides):
+        pads = zip(start_indices, np.subtract(shape, limit_indices), (0,) * len(shape))
+    else:
+        real_limits = np.add(start_indices, np.where(np.array(ct.shape) == 0, 0, np.add(
+            1, np.multiply(np.subtract(ct.shape, 1), strides))))
+        pads = zip(start_indices, np.subtract(shape, real_limits), np.subtract(strides, 1))
+    return [lax.pad(ct, np.asarray(0, ct.dtype)[()], list(pads))]
+
+
+ad.deflinear(slice_p, _slice_transpose)
+
+
 # ---------------------------------------------------------------- dynamic_slice
 # Start indices are traced scalars; they are clamped so the slice stays in bounds
 # (XLA's rule: an out-of-range start moves back, it never errors).
@@ -229,6 +348,23 @@ dynamic_slice_p = shape_primitive("dynamic_slice", _dynamic_slice_shape_rule,
                                   _dynamic_slice_impl)
 
 
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    x, *starts = primals
+    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
+    if type(tangents[0]) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    return out, dynamic_slice_p.bind(tangents[0], *starts, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
+    zeros = lax.full(x.aval.shape, 0, x.aval.dtype)
+    return [lax.dynamic_update_slice(zeros, ct, starts)] + [None] * len(starts)
+
+
+ad.jvp_rules[dynamic_slice_p] = _dynamic_slice_jvp
+ad.transpose_rules[dynamic_slice_p] = _dynamic_slice_transpose
+
+
 def _dynamic_update_slice_shape_rule(x: ShapedArray, update: ShapedArray, *starts):
     if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape)):
         raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
@@ -249,6 +385,29 @@ dynamic_update_slice_p = standard_primitive(
     weak_type_rule=first_input_weak_type_rule)
 
 
+def _dynamic_update_slice_jvp(primals, tangents):
+    x, update, *starts = primals
+    out = dynamic_update_slice_p.bind(x, update, *starts)
+    t_x, t_update = tangents[:2]
+    if type(t_x) is ad.Zero and type(t_update) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    return out, dynamic_update_slice_p.bind(ad.instantiate_zeros(t_x),
+                                            ad.instantiate_zeros(t_update), *starts)
+
+
+def _dynamic_update_slice_transpose(ct, x, update, *starts):
+    update_aval = ad.aval_of(update)
+    t_x = lax.dynamic_update_slice(ct, lax.full(update_aval.shape, 0, update_aval.dtype),
+                                   starts) if ad.is_undefined_primal(x) else None
+    t_update = lax.dynamic_slice(ct, starts, update_aval.shape) \
+        if ad.is_undefined_primal(update) else None
+    return [t_x, t_update] + [None] * len(starts)
+
+
+ad.jvp_rules[dynamic_update_slice_p] = _dynamic_update_slice_jvp
+ad.transpose_rules[dynamic_update_slice_p] = _dynamic_update_slice_transpose
+
+
 # ---------------------------------------------------------------- split
 def _split_abstract_eval(x: ShapedArray, *, sizes, axis):
     if sum(sizes) != x.shape[axis]:
@@ -261,3 +420,16 @@ split_p = Primitive("split")
 split_p.multiple_results = True
 core.abstract_eval_rules[split_p] = _split_abstract_eval
 core.impl_rules[split_p] = lambda x, *, sizes, axis: np.split(x, np.cumsum(sizes)[:-1], axis)
+
+
+def _split_jvp(primals, tangents, *, sizes, axis):
+    outs = split_p.bind(*primals, sizes=sizes, axis=axis)
+    t, = tangents
+    if type(t) is ad.Zero:
+        return outs, [ad.Zero.from_value(o) for o in outs]
+    return outs, split_p.bind(t, sizes=sizes, axis=axis)
+
+
+ad.jvp_rules[split_p] = _split_jvp
+ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
+    lax.concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]

@@ -4,11 +4,21 @@ from __future__ import annotations
 from typing import Any
 
 from edujax import core
+from edujax.interpreters import ad
 from edujax.core import Primitive
 
 stop_gradient_p = Primitive("stop_gradient")
 core.abstract_eval_rules[stop_gradient_p] = lambda x: x
 core.impl_rules[stop_gradient_p] = lambda x: x
+
+
+def _stop_gradient_jvp(primals, tangents):
+    x, = primals
+    out = stop_gradient_p.bind(x)
+    return out, ad.Zero.from_value(out)
+
+
+ad.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
 
 
 def stop_gradient(x: Any) -> Any:
