@@ -16,6 +16,8 @@ from edujax.api import (ShapeDtypeStruct, block_until_ready, device_get, device_
 from edujax.array import Array  # noqa: F401
 from edujax.config import config  # noqa: F401
 from edujax.jit import jit  # noqa: F401
+from edujax.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
+from edujax import nn  # noqa: F401
 from edujax.autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401
                              value_and_grad, vjp)
 from edujax.devices import (default_backend, device_count, devices, local_device_count,  # noqa: F401

@@ -1,0 +1,256 @@
+"""``custom_jvp`` and ``custom_vjp``: tell autodiff how to differentiate a function.
+
+Both work the same way: calling the decorated function binds a *call primitive*
+whose ``call_jaxpr`` is the traced function body. Evaluating it just runs the
+body; the interesting part is its JVP rule:
+
+* ``custom_jvp_call``: the JVP rule calls *your* jvp function instead of
+  differentiating the body.
+* ``custom_vjp_call``: the JVP rule runs your ``fwd`` (primal outputs and
+  residuals) and emits one ``custom_lin`` equation for the tangent. That
+  equation is linear; its transpose calls your ``bwd`` with the residuals. So
+  reverse mode works, and forward mode (``jvp``) raises, exactly as in JAX.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+from edujax import core
+from edujax.api import shaped_abstractify
+from edujax.backends.reference import run_jaxpr
+from edujax.core import Primitive
+from edujax.interpreters import ad
+from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
+from edujax.pretty import pp_eqn_default, pp_eqn_rules
+from edujax.tree_util import tree_flatten, tree_unflatten
+
+
+class _NamedRule:
+    """A user's Python function kept in a primitive's params; prints as its name."""
+
+    def __init__(self, fun: Callable, name: str | None = None):
+        self.fun = fun
+        self.name = name or getattr(fun, "__name__", type(fun).__name__)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fun(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+
+def _call_abstract_eval(*avals, call_jaxpr: ClosedJaxpr, **params):
+    return list(call_jaxpr.out_avals)
+
+
+def _call_impl(*args, call_jaxpr: ClosedJaxpr, **params):
+    return run_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, list(args))
+
+
+def _inline_partial_eval(trace, *args, call_jaxpr: ClosedJaxpr, **params):
+    with core.set_current_trace(trace):
+        return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
+def _pp_name_first(eqn, ctx):
+    """``name`` first, then the other params alphabetically; hidden bookkeeping omitted."""
+    shown = sorted(k for k in eqn.params if k not in ("name", "num_consts", "out_tree",
+                                                      "nondiff"))
+    return pp_eqn_default(eqn, ctx, ["name", *shown])
+
+
+def _make_call_primitive(name: str) -> Primitive:
+    prim = Primitive(name)
+    prim.multiple_results = True
+    core.abstract_eval_rules[prim] = _call_abstract_eval
+    core.impl_rules[prim] = _call_impl
+    ad.partial_eval_rules[prim] = _inline_partial_eval
+    pp_eqn_rules[prim] = _pp_name_first
+    return prim
+
+
+def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJaxpr, Any]:
+    def flat_fun(*xs):
+        return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
+    return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
+
+
+def _split_nondiff(args: tuple, nondiff_argnums: Sequence[int]) -> tuple[tuple, tuple]:
+    nondiff = tuple(args[i] for i in nondiff_argnums)
+    diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
+    return nondiff, diff
+
+
+def _merge(nondiff: tuple, diff: Sequence, nondiff_argnums: Sequence[int]) -> list:
+    n = len(nondiff) + len(diff)
+    nd, d = iter(nondiff), iter(diff)
+    return [next(nd) if i in nondiff_argnums else next(d) for i in range(n)]
+
+
+# ------------------------------------------------------------------ custom_jvp
+custom_jvp_call_p = _make_call_primitive("custom_jvp_call")
+
+
+def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_zeros):
+    """Differentiate by calling the user's rule on (primals, tangents)."""
+    tangents = [ad.instantiate_zeros(t) for t in tangents]
+    primals_out, tangents_out = jvp(list(primals), tangents)
+    return primals_out, tangents_out
+
+
+ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
+
+
+class custom_jvp:
+    """A function with a hand-written JVP rule (``@f.defjvp``).
+
+    Use it when the automatic derivative is numerically poor (``log1p(exp(x))``
+    for large x) or when a function is not differentiable as written.
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun, updated=())
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp: Callable | None = None
+
+    def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
+        """Register ``jvp(primals, tangents) -> (primal_out, tangent_out)``."""
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *jvps: Callable | None) -> None:
+        """One rule per argument, ``rule(g, ans, *primals)``; the tangents are summed."""
+        def jvp(primals, tangents):
+            ans = self(*primals)
+            parts = [rule(t, ans, *primals) for rule, t in zip(jvps, tangents)
+                     if rule is not None]
+            return ans, functools.reduce(lambda a, b: a + b, parts)
+        self.defjvp(jvp)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.jvp is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
+                                 "using defjvp.")
+        if core._state.trace is core.eval_trace:
+            return self.fun(*args)  # nothing is being transformed: just run it
+        nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
+        flat, in_tree = tree_flatten(diff)
+        body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
+                                 nondiff)
+        call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
+        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
+        outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
+                                      name=self.__name__, symbolic_zeros=False)
+        return tree_unflatten(out_tree, outs)
+
+    def _flat_jvp(self, nondiff: tuple, in_tree: Any) -> Callable:
+        def flat_jvp(primals: list, tangents: list):
+            p = tree_unflatten(in_tree, primals)
+            t = tree_unflatten(in_tree, tangents)
+            primal_out, tangent_out = self.jvp(*nondiff, tuple(p), tuple(t)) if nondiff \
+                else self.jvp(tuple(p), tuple(t))
+            return tree_flatten(primal_out)[0], tree_flatten(tangent_out)[0]
+        return flat_jvp
+
+
+# ------------------------------------------------------------------ custom_vjp
+custom_vjp_call_p = _make_call_primitive("custom_vjp_call")
+
+# custom_lin: "the tangent of a custom_vjp output", linear in its tangent inputs. It
+# is never evaluated by reverse mode, only transposed, and its transpose is ``bwd``.
+custom_lin_p = Primitive("custom_lin")
+custom_lin_p.multiple_results = True
+core.abstract_eval_rules[custom_lin_p] = lambda *avals, out_avals, **p: list(out_avals)
+
+
+def _custom_lin_impl(*args, **params):
+    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.\n"
+                    "Hint: use jax.grad / jax.vjp (reverse mode), or define the function "
+                    "with jax.custom_jvp instead.")
+
+
+core.impl_rules[custom_lin_p] = _custom_lin_impl
+
+
+def _custom_lin_transpose(cts, *args, num_res, bwd, out_avals):
+    residuals = args[:num_res]
+    cts = [ad.instantiate_zeros(ct) for ct in cts]
+    return [None] * num_res + list(bwd(list(residuals), cts))
+
+
+ad.transpose_rules[custom_lin_p] = _custom_lin_transpose
+
+
+def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_zeros):
+    primals_out, residuals = fwd(list(primals))
+    out_avals = [ad.tangent_aval(core.get_aval(p)) for p in primals_out]
+    tangents = [ad.instantiate_zeros(t) for t in tangents]
+    tangents_out = custom_lin_p.bind(*residuals, *tangents, num_res=len(residuals), bwd=bwd,
+                                     out_avals=tuple(out_avals))
+    return primals_out, tangents_out
+
+
+ad.jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
+
+
+class custom_vjp:
+    """A function with hand-written reverse-mode rules (``f.defvjp(fwd, bwd)``).
+
+    ``fwd(*args) -> (output, residuals)`` runs forward and saves what ``bwd`` needs;
+    ``bwd(residuals, cotangent) -> tuple of cotangents``, one per argument.
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun, updated=())
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.fwd: Callable | None = None
+        self.bwd: Callable | None = None
+
+    def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False) -> None:
+        self.fwd, self.bwd = fwd, bwd
+
+    def __call__(self, *args: Any) -> Any:
+        if self.fwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} "
+                                 "using defvjp.")
+        if core._state.trace is core.eval_trace:
+            return self.fun(*args)
+        nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
+        flat, in_tree = tree_flatten(diff)
+        body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
+                                 nondiff)
+        call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
+        res_tree: list = []
+        fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
+                         getattr(self.fwd, "__name__", None))
+        bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, out_tree, res_tree),
+                         getattr(self.bwd, "__name__", None))
+        outs = custom_vjp_call_p.bind(*flat, call_jaxpr=call_jaxpr, fwd=fwd, bwd=bwd,
+                                      name=self.__name__, symbolic_zeros=False)
+        return tree_unflatten(out_tree, outs)
+
+    def _flat_fwd(self, nondiff: tuple, in_tree: Any, res_tree: list) -> Callable:
+        def flat_fwd(primals: list):
+            args = _merge(nondiff, tree_unflatten(in_tree, primals), self.nondiff_argnums)
+            out, res = self.fwd(*args)
+            flat_res, tree = tree_flatten(res)
+            res_tree[:] = [tree]
+            return tree_flatten(out)[0], flat_res
+        return flat_fwd
+
+    def _flat_bwd(self, nondiff: tuple, in_tree: Any, out_tree: Any, res_tree: list):
+        def flat_bwd(residuals: list, cts: list):
+            res = tree_unflatten(res_tree[0], residuals)
+            ct = tree_unflatten(out_tree, cts)
+            cts_in = self.bwd(*nondiff, res, ct)
+            if not isinstance(cts_in, (tuple, list)):
+                raise TypeError("Custom VJP bwd rule must produce a tuple or list of "
+                                f"cotangents, got {type(cts_in)}.")
+            return tree_flatten(tuple(cts_in))[0]
+        return flat_bwd
