@@ -20,7 +20,7 @@ from edujax import core
 from edujax.api import shaped_abstractify
 from edujax.backends.reference import run_jaxpr
 from edujax.core import Primitive
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
@@ -63,8 +63,22 @@ def _pp_name_first(eqn, ctx):
     return pp_eqn_default(eqn, ctx, ["name", *shown])
 
 
+def _inline_batch(prim):
+    """Under vmap, run the body on the batch.
+
+    NB: JAX keeps the custom rule attached to the batched call; edujax inlines the
+    body here, so grad(vmap(f)) differentiates the body itself. vmap(grad(f)), the
+    common order (per-example gradients), still uses the custom rule."""
+    def rule(args, dims, *, call_jaxpr, **params):
+        size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+        batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, dims)
+        return eval_jaxpr(batched.jaxpr, batched.consts, *args), out_dims
+    batching.batching_rules[prim] = rule
+
+
 def _make_call_primitive(name: str) -> Primitive:
     prim = Primitive(name)
+    _inline_batch(prim)
     prim.multiple_results = True
     core.abstract_eval_rules[prim] = _call_abstract_eval
     core.impl_rules[prim] = _call_impl

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from edujax import core
 from edujax.core import Primitive, ShapedArray
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 
 add_any_p = Primitive("add_any")
 core.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(x.shape, x.dtype, x.weak_type)
@@ -16,3 +16,4 @@ core.impl_rules[add_any_p] = lambda x, y: x + y
 ad.jvp_rules[add_any_p] = lambda primals, tangents: (
     add_any_p.bind(*primals), ad.add_tangents(*tangents))
 ad.transpose_rules[add_any_p] = lambda ct, x, y: [ct, ct]
+batching.defbroadcasting(add_any_p)

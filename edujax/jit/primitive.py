@@ -14,7 +14,7 @@ from typing import Any
 from edujax import core
 from edujax.backends import get_backend
 from edujax.core import Primitive
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
@@ -88,3 +88,14 @@ def _jit_partial_eval(trace, *args, jaxpr, **params):
 
 ad.jvp_rules[jit_p] = _jit_jvp
 ad.partial_eval_rules[jit_p] = _jit_partial_eval
+
+
+def _jit_batch(args, dims, *, jaxpr, name, **params):
+    """Batch the body into a new jaxpr and call *that* through jit_p."""
+    size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    batched, out_dims = batching.batch_jaxpr(jaxpr, size, dims)
+    outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
+    return outs, out_dims
+
+
+batching.batching_rules[jit_p] = _jit_batch

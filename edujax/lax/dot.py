@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from edujax import core, lax
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.registry import standard_weak_type_rule
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
@@ -151,3 +151,33 @@ def _dot_transpose_rhs(ct, x, y, *, dimension_numbers, precision, preferred_elem
 
 
 ad.defbilinear(dot_general_p, _dot_transpose_lhs, _dot_transpose_rhs)
+
+
+def _dot_general_batch(args, dims, *, dimension_numbers, precision, preferred_element_type,
+                       out_sharding):
+    """Both operands batched: the batch joins the batch dimensions. One batched: the
+    batch is a free dimension of that operand, and we work out where it lands."""
+    (lhs, rhs), (ld, rd) = args, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    params = dict(precision=precision, preferred_element_type=preferred_element_type,
+                  out_sharding=out_sharding)
+    if ld is not None and rd is not None:
+        lhs, rhs = batching.moveaxis(lhs, ld, 0), batching.moveaxis(rhs, rd, 0)
+        shift = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731
+        new_dims = ((shift(lc), shift(rc)), ((0, *shift(lb)), (0, *shift(rb))))
+        return dot_general_p.bind(lhs, rhs, dimension_numbers=new_dims, **params), 0
+    if ld is not None:
+        up = lambda ds: tuple(d + (d >= ld) for d in ds)  # noqa: E731
+        new_dims = ((up(lc), rc), (up(lb), rb))
+        free = _free_dims(np.ndim(lhs), up(lc), up(lb))
+        out_dim = len(lb) + free.index(ld)
+    else:
+        up = lambda ds: tuple(d + (d >= rd) for d in ds)  # noqa: E731
+        new_dims = ((lc, up(rc)), (lb, up(rb)))
+        lhs_free = _free_dims(np.ndim(lhs), lc, lb)
+        free = _free_dims(np.ndim(rhs), up(rc), up(rb))
+        out_dim = len(lb) + len(lhs_free) + free.index(rd)
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=new_dims, **params), out_dim
+
+
+batching.batching_rules[dot_general_p] = _dot_general_batch

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from edujax import core, dtypes, lax
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters.partial_eval import const_fold_rules
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, SIGNED, accepted,
@@ -552,3 +552,45 @@ def _unbroadcast(aval: Any, ct: Any) -> Any:
         return lax.reduce_sum(ct, range(len(ct_shape)))
     dims = [i for i, (a, b) in enumerate(zip(aval.shape, ct_shape)) if a != b]
     return lax.reshape(lax.reduce_sum(ct, dims), aval.shape)
+
+
+# ---------------------------------------------------------------- batching
+# Elementwise primitives need no thought under vmap: one-operand ones run on the
+# batch as it is; n-operand ones line their batch dimensions up first.
+for _p in [neg_p, sign_p, abs_p, floor_p, ceil_p, round_p, is_finite_p, exp_p, exp2_p, log_p,
+           log1p_p, expm1_p, tanh_p, logistic_p, sin_p, cos_p, tan_p, sqrt_p, rsqrt_p, cbrt_p,
+           asin_p, acos_p, atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, square_p, not_p,
+           erf_p, integer_pow_p, convert_element_type_p]:
+    batching.defvectorized(_p)
+for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p, and_p,
+           or_p, xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, eq_p, ne_p,
+           lt_p, le_p, gt_p, ge_p]:
+    batching.defbroadcasting(_p)
+
+
+def _select_n_batch(args, dims, **params):
+    """Give every operand the batch in front and the full shape (``which`` may stay a
+    scalar when it is the same for all examples)."""
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    which, *cases = args
+    which_dim, *case_dims = dims
+    cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
+    if which_dim is None and np.ndim(which) == 0:
+        return select_n_p.bind(which, *cases), 0
+    which = batching.bdim_at_front(which, which_dim, size)
+    if np.ndim(which) < np.ndim(cases[0]):
+        which = lax.broadcast_in_dim(which, np.shape(cases[0]), range(np.ndim(which)))
+    return select_n_p.bind(which, *cases), 0
+
+
+def _clamp_batch(args, dims):
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    lo, x, hi = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
+    shape = np.shape(x)
+    lo, hi = [b if np.shape(b) == shape else lax.broadcast_in_dim(b, shape, range(np.ndim(b)))
+              for b in (lo, hi)]
+    return clamp_p.bind(lo, x, hi), 0
+
+
+batching.batching_rules[select_n_p] = _select_n_batch
+batching.batching_rules[clamp_p] = _clamp_batch

@@ -10,7 +10,8 @@ from functools import partial
 import numpy as np
 
 from edujax import core, lax
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
+from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted,
                                  checked_dtype_rule, first_input_weak_type_rule,
@@ -179,3 +180,35 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
+
+
+# ---------------------------------------------------------------- batching
+# With the batch dimension moved to the front, every axis parameter shifts by one.
+def _axes_batch(prim):
+    def rule(args, dims, *, axes, **params):
+        return prim.bind(moveaxis(args[0], dims[0], 0), axes=tuple(a + 1 for a in axes),
+                         **params), 0
+    batching.batching_rules[prim] = rule
+
+
+def _axis_batch(prim):
+    def rule(args, dims, *, axis, **params):
+        return prim.bind(moveaxis(args[0], dims[0], 0), axis=axis + 1, **params), 0
+    batching.batching_rules[prim] = rule
+
+
+for _p in [reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p,
+           reduce_xor_p, argmax_p, argmin_p]:
+    _axes_batch(_p)
+for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
+    _axis_batch(_p)
+
+
+def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    args = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    return sort_p.bind(*args, dimension=dimension + 1, is_stable=is_stable,
+                       num_keys=num_keys), [0] * len(args)
+
+
+batching.batching_rules[sort_p] = _sort_batch

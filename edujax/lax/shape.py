@@ -9,8 +9,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core, lax
-from edujax.interpreters import ad
+from edujax import core, dtypes, lax
+from edujax.interpreters import ad, batching
+from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.registry import (check_same_dtypes, first_input_weak_type_rule,
                                  standard_primitive)
@@ -64,6 +65,17 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
 
 
 ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+
+
+def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    return broadcast_in_dim_p.bind(x, shape=(np.shape(x)[0], *shape),
+                                   broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions)),
+                                   sharding=sharding), 0
+
+
+batching.batching_rules[broadcast_in_dim_p] = _broadcast_in_dim_batch
 pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
                                                hide_if_empty=("broadcast_dimensions",))
 
@@ -85,6 +97,9 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
 
 reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
 ad.deflinear(reshape_p, lambda ct, x, **p: [lax.reshape(ct, x.aval.shape)])
+batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
+    lax.reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
+                None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
 
 
 # ---------------------------------------------------------------- transpose
@@ -99,6 +114,9 @@ transpose_p = shape_primitive("transpose", _transpose_shape_rule,
                               lambda x, *, permutation: np.transpose(x, permutation))
 ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
     lax.transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
+batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
+    transpose_p.bind(moveaxis(args[0], dims[0], 0),
+                     permutation=(0, *(p + 1 for p in permutation))), 0)
 
 
 # ---------------------------------------------------------------- squeeze
@@ -113,6 +131,8 @@ def _squeeze_shape_rule(x: ShapedArray, *, dimensions):
 squeeze_p = shape_primitive("squeeze", _squeeze_shape_rule,
                             lambda x, *, dimensions: np.squeeze(x, tuple(dimensions)))
 ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
+batching.batching_rules[squeeze_p] = lambda args, dims, *, dimensions: (
+    squeeze_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
 
 
 # ---------------------------------------------------------------- rev
@@ -120,6 +140,8 @@ rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
                         else x)
 ad.deflinear(rev_p, lambda ct, x, *, dimensions: [lax.rev(ct, dimensions)])
+batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (
+    rev_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
 
 
 # ---------------------------------------------------------------- concatenate
@@ -172,6 +194,15 @@ def _concatenate_transpose(ct, *xs, dimension):
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp
 ad.transpose_rules[concatenate_p] = _concatenate_transpose
+
+
+def _concatenate_batch(args, dims, *, dimension):
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    return concatenate_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
+                              dimension=dimension + 1), 0
+
+
+batching.batching_rules[concatenate_p] = _concatenate_batch
 
 
 # ---------------------------------------------------------------- stack
@@ -266,6 +297,18 @@ ad.jvp_rules[pad_p] = _pad_jvp
 ad.transpose_rules[pad_p] = _pad_transpose
 
 
+def _pad_batch(args, dims, *, padding_config):
+    (x, pad_value), (d, pad_dim) = args, dims
+    if pad_dim is not None:
+        raise NotImplementedError("batching pad with a batched padding value is not supported "
+                                  "(JAX does not support it either)")
+    return pad_p.bind(moveaxis(x, d, 0), pad_value,
+                      padding_config=((0, 0, 0), *padding_config)), 0
+
+
+batching.batching_rules[pad_p] = _pad_batch
+
+
 # ---------------------------------------------------------------- iota
 def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
     return ShapedArray(shape, dtype)
@@ -321,6 +364,16 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
 ad.deflinear(slice_p, _slice_transpose)
 
 
+def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
+    x = moveaxis(args[0], dims[0], 0)
+    return slice_p.bind(x, start_indices=(0, *start_indices),
+                        limit_indices=(np.shape(x)[0], *limit_indices),
+                        strides=None if strides is None else (1, *strides)), 0
+
+
+batching.batching_rules[slice_p] = _slice_batch
+
+
 # ---------------------------------------------------------------- dynamic_slice
 # Start indices are traced scalars; they are clamped so the slice stays in bounds
 # (XLA's rule: an out-of-range start moves back, it never errors).
@@ -363,6 +416,30 @@ def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
 
 ad.jvp_rules[dynamic_slice_p] = _dynamic_slice_jvp
 ad.transpose_rules[dynamic_slice_p] = _dynamic_slice_transpose
+
+
+def _dynamic_slice_batch(args, dims, *, slice_sizes):
+    """Same start for every example: slice the batch. Per-example starts: a gather."""
+    (x, *starts), (d, *start_dims) = args, dims
+    size = next(np.shape(a)[b] for a, b in zip(args, dims) if b is not None)
+    x = bdim_at_front(x, d, size)
+    if all(sd is None for sd in start_dims):
+        zero = np.asarray(0, dtypes.dtype_and_weak(starts[0])[0] if starts else np.int32)[()]
+        return dynamic_slice_p.bind(x, zero, *starts, slice_sizes=(size, *slice_sizes)), 0
+    return _per_example(lambda xi, *si: lax.dynamic_slice(xi, si, slice_sizes),
+                        [x, *starts], [0, *start_dims], size), 0
+
+
+def _per_example(fn, args, dims, size):
+    """Fallback: apply ``fn`` to each example and stack (a loop unrolled into the jaxpr)."""
+    rows = []
+    for i in range(size):
+        rows.append(fn(*[a if d is None else lax.index_in_dim(a, i, d, keepdims=False)
+                         for a, d in zip(args, dims)]))
+    return lax.concatenate([lax.expand_dims(r, (0,)) for r in rows], 0)
+
+
+batching.batching_rules[dynamic_slice_p] = _dynamic_slice_batch
 
 
 def _dynamic_update_slice_shape_rule(x: ShapedArray, update: ShapedArray, *starts):
@@ -408,6 +485,20 @@ ad.jvp_rules[dynamic_update_slice_p] = _dynamic_update_slice_jvp
 ad.transpose_rules[dynamic_update_slice_p] = _dynamic_update_slice_transpose
 
 
+def _dynamic_update_slice_batch(args, dims):
+    (x, update, *starts), (xd, ud, *start_dims) = args, dims
+    size = next(np.shape(a)[b] for a, b in zip(args, dims) if b is not None)
+    x, update = bdim_at_front(x, xd, size), bdim_at_front(update, ud, size)
+    if all(sd is None for sd in start_dims):
+        zero = np.asarray(0, dtypes.dtype_and_weak(starts[0])[0] if starts else np.int32)[()]
+        return dynamic_update_slice_p.bind(x, update, zero, *starts), 0
+    return _per_example(lambda xi, ui, *si: lax.dynamic_update_slice(xi, ui, si),
+                        [x, update, *starts], [0, 0, *start_dims], size), 0
+
+
+batching.batching_rules[dynamic_update_slice_p] = _dynamic_update_slice_batch
+
+
 # ---------------------------------------------------------------- split
 def _split_abstract_eval(x: ShapedArray, *, sizes, axis):
     if sum(sizes) != x.shape[axis]:
@@ -433,3 +524,5 @@ def _split_jvp(primals, tangents, *, sizes, axis):
 ad.jvp_rules[split_p] = _split_jvp
 ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
     lax.concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
+batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (
+    split_p.bind(moveaxis(args[0], dims[0], 0), sizes=sizes, axis=axis + 1), [0] * len(sizes))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from edujax import core
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.core import Primitive
 
 stop_gradient_p = Primitive("stop_gradient")
@@ -19,6 +19,7 @@ def _stop_gradient_jvp(primals, tangents):
 
 
 ad.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
+batching.defvectorized(stop_gradient_p)
 
 
 def stop_gradient(x: Any) -> Any:

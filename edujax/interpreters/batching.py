@@ -1,0 +1,201 @@
+"""Batching: the interpreter behind ``vmap``.
+
+``vmap(f)(xs)`` runs ``f`` once, on ``BatchTracer``s. A batch tracer holds a
+real array with one extra dimension, the *batch dimension* (``batch_dim``),
+and pretends, to ``f``, to be one example. Every primitive has a *batching
+rule* (``batching_rules``) that applies it to the whole batch at once and
+says where the batch dimension ended up. An elementwise op just runs on the
+bigger arrays; ``reduce_sum`` over axis 0 of one example becomes a
+reduction over axis 1 of the batch; ``dot_general`` gains a batch dimension.
+
+No loop over examples ever happens: the batch becomes part of the array
+shapes, which is why ``make_jaxpr(vmap(f))`` looks like ``f`` on bigger arrays.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from edujax import core
+from edujax.core import Primitive, ShapedArray, Tracer
+
+not_mapped = None  # the batch dimension of a value that is the same for every example
+
+# batching_rules[p](args, dims, **params) -> (out, out_dim)  (lists for multiple results).
+# A rule gets the batched values and each one's batch dimension (an int or not_mapped).
+batching_rules: dict[Primitive, Callable] = {}
+# Collectives over a named axis (psum & co) need the axis: rule(trace, args, dims, **params).
+axis_rules: dict[Primitive, Callable] = {}
+
+
+class BatchTracer(Tracer):
+    """One example's view of a batched value."""
+
+    __slots__ = ("val", "batch_dim")
+
+    def __init__(self, trace: BatchTrace, val: Any, batch_dim: int | None):
+        self._trace = trace
+        self.val = val
+        self.batch_dim = batch_dim
+
+    @property
+    def aval(self) -> ShapedArray:
+        aval = core.get_aval(self.val)
+        if self.batch_dim is not_mapped:
+            return aval
+        shape = aval.shape[:self.batch_dim] + aval.shape[self.batch_dim + 1:]
+        return ShapedArray(shape, aval.dtype, aval.weak_type)
+
+    def __repr__(self) -> str:
+        return (f"VmapTracer(aval={self.aval.str_short()}, "
+                f"batched={core.get_aval(self.val).str_short()})")
+
+
+class BatchTrace(core.Trace):
+    """Applies batching rules; the rules themselves compute in the parent trace."""
+
+    def __init__(self, parent: core.Trace, axis_size: int, axis_name: Any = None):
+        self.parent = parent
+        self.axis_size = axis_size
+        self.axis_name = axis_name
+
+    def to_batch_info(self, x: Any) -> tuple[Any, int | None]:
+        if isinstance(x, BatchTracer) and x._trace is self:
+            return x.val, x.batch_dim
+        return x, not_mapped
+
+    def process_primitive(self, prim, args, params):
+        vals, dims = zip(*map(self.to_batch_info, args)) if args else ((), ())
+        axis_rule = axis_rules.get(prim)
+        if axis_rule is not None and params.get("axes") is not None and \
+                self.axis_name in _as_tuple(params["axes"]):
+            with core.set_current_trace(self.parent):
+                out, out_dim = axis_rule(self, list(vals), list(dims), **params)
+        elif all(d is not_mapped for d in dims):
+            with core.set_current_trace(self.parent):
+                return prim.bind(*vals, **params)
+        else:
+            rule = batching_rules.get(prim)
+            if rule is None:
+                raise NotImplementedError(f"no batching rule for primitive '{prim.name}' "
+                                          "(edujax.interpreters.batching.batching_rules)")
+            with core.set_current_trace(self.parent):
+                out, out_dim = rule(list(vals), list(dims), **params)
+        if prim.multiple_results:
+            return [BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
+        return BatchTracer(self, out, out_dim)
+
+    def origin_message(self, tracer: Tracer) -> str:
+        return getattr(self.parent, "origin_message", lambda t: "")(tracer)
+
+
+def _as_tuple(x: Any) -> tuple:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def batch_flat(fun: Callable, args: list, in_dims: list, axis_size: int,
+               axis_name: Any = None) -> tuple[list, list]:
+    """Run ``fun`` (flat in, flat out) on batch tracers; return values and batch dims."""
+    trace = BatchTrace(core.current_trace(), axis_size, axis_name)
+    tracers = [BatchTracer(trace, x, d) if d is not not_mapped else x
+               for x, d in zip(args, in_dims)]
+    with core.set_current_trace(trace):
+        outs = fun(*tracers)
+    pairs = [trace.to_batch_info(o) for o in outs]
+    return [v for v, _ in pairs], [d for _, d in pairs]
+
+
+# ------------------------------------------------------------------ helpers for rules
+def moveaxis(x: Any, src: int | None, dst: int) -> Any:
+    from edujax import lax
+    if src == dst:
+        return x
+    perm = [i for i in range(np.ndim(x)) if i != src]
+    perm.insert(dst, src)
+    return lax.transpose(x, perm)
+
+
+def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:
+    """Put the batch dimension first; an unbatched value gets a new leading one of ``size``."""
+    from edujax import lax
+    if bdim is not_mapped:
+        return lax.broadcast(x, (size,))
+    return moveaxis(x, bdim, 0)
+
+
+def matchaxis(x: Any, src: int | None, dst: int | None, size: int) -> Any:
+    """Move (or create, by broadcasting) the batch dimension at ``dst``."""
+    from edujax import lax
+    if dst is not_mapped:
+        return x
+    if src is not_mapped:
+        x = lax.broadcast(x, (size,))
+        src = 0
+    return moveaxis(x, src, dst)
+
+
+# ------------------------------------------------------------------ registrars
+def defvectorized(prim: Primitive) -> None:
+    """A one-operand elementwise primitive works on the batch as it is."""
+    def rule(args, dims, **params):
+        (x,), (d,) = args, dims
+        return prim.bind(x, **params), d
+    batching_rules[prim] = rule
+
+
+def defbroadcasting(prim: Primitive) -> None:
+    """An n-ary elementwise primitive: line the batch dimensions up, then apply it.
+
+    Operands that agree (same shape, same batch dimension, or scalars) go in
+    unchanged. Otherwise every batched operand gets its batch dimension in front,
+    every unbatched one a leading dimension of size 1, and lax's own broadcasting
+    of size-1 dimensions does the rest (JAX's ``broadcast_batcher``).
+    """
+    def rule(args, dims, **params):
+        shape, dim = next((np.shape(x), d) for x, d in zip(args, dims) if d is not not_mapped)
+        if all(np.shape(x) == shape and d == dim for x, d in zip(args, dims) if np.ndim(x)):
+            out = prim.bind(*args, **params)
+            return out, ([dim] * len(out) if prim.multiple_results else dim)
+        args = [bdim_at_front(x, d, 1) if np.ndim(x) else x for x, d in zip(args, dims)]
+        ndim = max(np.ndim(x) for x in args)
+        args = [_scalar_broadcast(ndim, x, d) for x, d in zip(args, dims)]
+        out = prim.bind(*args, **params)
+        return out, ([0] * len(out) if prim.multiple_results else 0)
+    batching_rules[prim] = rule
+
+
+def _scalar_broadcast(ndim: int, x: Any, d: int | None) -> Any:
+    from edujax import lax
+    if d is not_mapped or ndim == np.ndim(x):
+        return x
+    return lax.expand_dims(x, tuple(range(np.ndim(x), ndim)))
+
+
+# ------------------------------------------------------------------ jaxpr-level helper
+def batch_jaxpr(closed: Any, axis_size: int, in_dims: list,
+                out_dims_wanted: list | None = None, axis_name: Any = None) -> tuple[Any, list]:
+    """A jaxpr computing the batched outputs of ``closed`` from batched inputs.
+
+    Used by the batching rules of primitives that carry jaxprs (jit, cond...).
+    Outputs are moved to dimension 0 (or left unbatched when they are the same for
+    every example, unless ``out_dims_wanted`` forces a batch dimension).
+    """
+    from edujax.interpreters.partial_eval import trace_to_jaxpr
+    from edujax.jaxpr import eval_jaxpr
+    avals = closed.in_avals
+    batched_avals = [a if d is not_mapped else ShapedArray(
+        a.shape[:d] + (axis_size,) + a.shape[d:], a.dtype, a.weak_type)
+        for a, d in zip(avals, in_dims)]
+    out_dims: list = []
+
+    def fun(*args):
+        outs, dims = batch_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
+                                list(args), list(in_dims), axis_size, axis_name)
+        wanted = out_dims_wanted or [0 if d is not not_mapped else not_mapped for d in dims]
+        outs = [matchaxis(o, d, w, axis_size) for o, d, w in zip(outs, dims, wanted)]
+        out_dims[:] = wanted
+        return outs, None
+
+    jaxpr, _ = trace_to_jaxpr(fun, batched_avals)
+    return jaxpr, out_dims
