@@ -179,106 +179,107 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     return grad_f
 
 
-def _std_basis(flat: list) -> Any:
-    """The identity matrix for the flattened inputs, as a list of tangent tuples.
+def _argnums_partial(fun: Callable, argnums: int | Sequence[int], args: tuple):
+    """``fun`` as a function of ``args[argnums]`` only, and those arguments."""
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = tuple(i % len(args) for i in nums)
 
-    NB: JAX builds Jacobians with ``vmap`` over the basis; edujax loops in Python and
-    stacks until vmap lands (same values, a longer jaxpr).
+    def f(*diff):
+        full = list(args)
+        for i, d in zip(nums, diff):
+            full[i] = d
+        return fun(*full)
+    return f, tuple(args[i] for i in nums)
+
+
+def _std_basis(tree: Any) -> Any:
+    """The rows of an identity matrix, one per scalar in ``tree``, shaped like ``tree``.
+
+    Leaf ``x`` gets an array of shape ``(N, *x.shape)``, N being the total number of
+    scalars in the tree; vmapping over the leading axis feeds one basis vector per example.
     """
     import numpy as np
 
     from edujax import numpy as jnp
-    sizes = [int(np.prod(core.get_aval(x).shape)) for x in flat]
+    leaves, treedef = tree_flatten(tree)
+    sizes = [int(np.prod(core.get_aval(x).shape)) for x in leaves]
     total = sum(sizes)
-    for k in range(total):
-        out, offset = [], 0
-        for x, n in zip(flat, sizes):
-            aval = core.get_aval(x)
-            e = np.zeros(n, aval.dtype)
-            if offset <= k < offset + n:
-                e[k - offset] = 1
-            out.append(jnp.asarray(e.reshape(aval.shape)))
-            offset += n
-        yield out
+    dtype = jnp.result_type(*leaves) if leaves else jnp.float32
+    eye = jnp.eye(total, dtype=dtype)
+    parts, start = [], 0
+    for x, n in zip(leaves, sizes):
+        block = eye[:, start:start + n] if n else jnp.zeros((total, 0), dtype)
+        parts.append(jnp.reshape(block, (total, *core.get_aval(x).shape)))
+        start += n
+    return tree_unflatten(treedef, parts)
+
+
+def _split_last_axis(arr: Any, pieces: list) -> list:
+    """Split ``arr``'s last axis into the sizes of ``pieces`` and reshape to their shapes."""
+    import numpy as np
+
+    from edujax import numpy as jnp
+    out, start = [], 0
+    lead = arr.shape[:-1]
+    for x in pieces:
+        shape = core.get_aval(x).shape
+        n = int(np.prod(shape))
+        out.append(jnp.reshape(arr[..., start:start + n], (*lead, *shape)))
+        start += n
+    return out
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
-    """The Jacobian by forward mode: one JVP per input element."""
-    from edujax import numpy as jnp
+    """The Jacobian by forward mode: ``vmap`` a JVP over the standard basis of the input."""
+    from edujax.vmap import vmap
 
-    def jac_f(*args):
-        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-        diff = tuple(args[i] for i in nums)
-        flat, in_tree = tree_flatten(diff)
+    def jacfun(*args):
+        f_partial, diff = _argnums_partial(fun, argnums, args)
+        for leaf in tree_flatten(diff)[0]:
+            _check_input_dtype(leaf, allow_int=False)
+        y, jac = vmap(lambda *t: jvp(f_partial, diff, t), out_axes=(None, -1))(
+            *_std_basis(diff))
+        in_leaves = tree_flatten(diff)[0]
+        single = isinstance(argnums, int)
+        in_tree = tree_structure(diff[0] if single else diff)
 
-        def f_diff(*d):
-            full = list(args)
-            for i, v in zip(nums, tree_unflatten(in_tree, list(d))):
-                full[i] = v
-            return fun(*full)
-        columns = [jvp(f_diff, tuple(flat), tuple(e))[1] for e in _std_basis(flat)]
-        y = f_diff(*flat)
-        return _assemble(y, columns, flat, in_tree, isinstance(argnums, int), jnp, axis=-1)
-    return jac_f
+        def unravel(y_leaf, jac_leaf):
+            return tree_unflatten(in_tree, _split_last_axis(jac_leaf, in_leaves))
+        return tree_map(unravel, y, jac)
+    return jacfun
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, allow_int: bool = False) -> Callable:
-    """The Jacobian by reverse mode: one VJP per output element."""
-    import numpy as np
-
+    """The Jacobian by reverse mode: ``vmap`` the VJP over the standard basis of the output."""
     from edujax import numpy as jnp
+    from edujax.tree_util import tree_transpose
+    from edujax.vmap import vmap
 
-    def jac_f(*args):
-        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-        diff = tuple(args[i] for i in nums)
-        flat, in_tree = tree_flatten(diff)
+    def jacfun(*args):
+        f_partial, diff = _argnums_partial(fun, argnums, args)
+        y, pullback = vjp(f_partial, *diff)
+        rows = vmap(pullback)(_std_basis(y))  # one tuple of input cotangents per output scalar
+        single = isinstance(argnums, int)
+        rows = rows[0] if single else rows
+        inputs = diff[0] if single else diff
+        y_leaves, y_tree = tree_flatten(y)
 
-        def f_diff(*d):
-            full = list(args)
-            for i, v in zip(nums, tree_unflatten(in_tree, list(d))):
-                full[i] = v
-            return fun(*full)
-        y, vjp_fn = vjp(f_diff, *flat)
-        flat_y, y_tree = tree_flatten(y)
-        rows = [vjp_fn(tree_unflatten(y_tree, e)) for e in _std_basis(flat_y)]
-        out = []
-        for j, yj in enumerate(flat_y):
-            start = sum(int(np.prod(core.get_aval(v).shape)) for v in flat_y[:j])
-            n = int(np.prod(core.get_aval(yj).shape))
-            per_input = []
-            for i, x in enumerate(flat):
-                stacked = jnp.stack([rows[start + k][i] for k in range(n)]) if n else \
-                    jnp.zeros((0,) + core.get_aval(x).shape)
-                per_input.append(jnp.reshape(stacked, core.get_aval(yj).shape
-                                             + core.get_aval(x).shape))
-            out.append(per_input[0] if isinstance(argnums, int) and len(flat) == 1
-                       else tree_unflatten(in_tree, per_input))
-        return tree_unflatten(y_tree, out)
-    return jac_f
-
-
-def _assemble(y, columns, flat, in_tree, single, jnp, axis):
-    import numpy as np
-    flat_y, y_tree = tree_flatten(y)
-    col_leaves = [tree_flatten(c)[0] for c in columns]
-    out, offset = [], 0
-    per_output = []
-    for j, yj in enumerate(flat_y):
-        per_input, offset = [], 0
-        for x in flat:
-            n = int(np.prod(core.get_aval(x).shape))
-            parts = [col_leaves[offset + k][j] for k in range(n)]
-            stacked = jnp.stack(parts, axis=-1) if n else \
-                jnp.zeros(core.get_aval(yj).shape + (0,))
-            per_input.append(jnp.reshape(stacked, core.get_aval(yj).shape
-                                         + core.get_aval(x).shape))
-            offset += n
-        per_output.append(per_input[0] if single and len(flat) == 1
-                          else tree_unflatten(in_tree, per_input))
-    out = tree_unflatten(y_tree, per_output)
-    return out
+        def per_input(x, row):
+            moved = jnp.moveaxis(row, 0, -1) if jnp.ndim(row) else row
+            pieces = _split_last_axis(moved, y_leaves)
+            x_ndim = jnp.ndim(x)
+            return [jnp.moveaxis(p, tuple(range(x_ndim)),
+                                 tuple(range(p.ndim - x_ndim, p.ndim))) for p in pieces]
+        by_input = tree_map(per_input, inputs, rows)
+        # by_input: input tree of [one block per output leaf]: transpose to output tree
+        # of input trees, the layout JAX returns.
+        in_tree = tree_structure(inputs)
+        flat_blocks = [tree_unflatten(y_tree, blocks) for blocks in tree_flatten(
+            by_input, is_leaf=lambda v: isinstance(v, list))[0]]
+        return tree_transpose(in_tree, y_tree, tree_unflatten(in_tree, flat_blocks))
+    return jacfun
 
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,

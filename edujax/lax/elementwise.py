@@ -164,7 +164,8 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
 ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
-          lambda g, x, y: lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)), lax.floor(lax.abs(lax.div(x, y))))))
+          lambda g, x, y: lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)),
+                                                      lax.floor(lax.abs(lax.div(x, y))))))
 
 
 # pow(x, y): a float (or complex) base; the power is a float of the same dtype,
@@ -272,7 +273,8 @@ ad.defjvp(log1p_p, lambda g, x, **p: lax.div(g, lax.add(x, _one(x))))
 expm1_p = unop("expm1", np.expm1, INEXACT, accuracy=True)
 ad.defjvp2(expm1_p, lambda g, ans, x, **p: lax.mul(g, lax.add(ans, _one(ans))))
 tanh_p = unop("tanh", np.tanh, INEXACT, accuracy=True)
-ad.defjvp2(tanh_p, lambda g, ans, x, **p: lax.mul(lax.add(g, lax.mul(g, ans)), lax.sub(_one(x), ans)))
+ad.defjvp2(tanh_p, lambda g, ans, x, **p: lax.mul(lax.add(g, lax.mul(g, ans)),
+                                                  lax.sub(_one(x), ans)))
 logistic_p = unop("logistic", lambda x: 1 / (1 + np.exp(-x)), INEXACT, accuracy=True)
 ad.defjvp2(logistic_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(ans, lax.sub(_one(ans), ans))))
 sin_p = unop("sin", np.sin, INEXACT, accuracy=True)
@@ -301,7 +303,8 @@ ad.defjvp(cosh_p, lambda g, x: lax.mul(g, lax.sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, INEXACT)
 ad.defjvp(asinh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.add(lax.square(x), _one(x)))))
 acosh_p = unop("acosh", np.arccosh, INEXACT)
-ad.defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.mul(lax.sub(x, _one(x)), lax.add(x, _one(x))))))
+ad.defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.mul(lax.sub(x, _one(x)),
+                                                             lax.add(x, _one(x))))))
 atanh_p = unop("atanh", np.arctanh, INEXACT)
 ad.defjvp(atanh_p, lambda g, x: lax.div(g, lax.mul(lax.add(_one(x), x), lax.sub(_one(x), x))))
 square_p = unop("square", np.square, NUMBER, warns=False)
@@ -482,7 +485,7 @@ convert_element_type_p = standard_primitive(
 
 def _convert_jvp(g, ans, x, *, new_dtype, weak_type, sharding):
     """Casting to an integer or bool type has a zero derivative."""
-    if new_dtype.kind not in "fc" or x.dtype.kind not in "fc":
+    if new_dtype.kind not in "fc" or dtypes.dtype_and_weak(x)[0].kind not in "fc":
         return ad.Zero.from_value(ans)
     return convert_element_type_p.bind(g, new_dtype=new_dtype, weak_type=weak_type,
                                        sharding=sharding)
@@ -505,7 +508,8 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 
 erf_p = unop("erf", _erf, FLOAT)
-ad.defjvp(erf_p, lambda g, x: lax.mul(_const(x, 2 / np.sqrt(np.pi)), lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
+ad.defjvp(erf_p, lambda g, x: lax.mul(_const(x, 2 / np.sqrt(np.pi)),
+                                      lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
 
 
 

@@ -232,6 +232,30 @@ stack_p = standard_primitive("stack", _stack_shape_rule, _stack_dtype_rule,
                              lambda *xs, axis: np.stack(xs, axis=axis))
 
 
+def _stack_jvp(primals, tangents, *, axis):
+    out = stack_p.bind(*primals, axis=axis)
+    if all(type(t) is ad.Zero for t in tangents):
+        return out, ad.Zero.from_value(out)
+    return out, stack_p.bind(*map(ad.instantiate_zeros, tangents), axis=axis)
+
+
+def _stack_transpose(ct, *xs, axis):
+    """Operand i's cotangent is slice i along the stacked axis."""
+    return [lax.index_in_dim(ct, i, axis, keepdims=False) if ad.is_undefined_primal(x)
+            else None for i, x in enumerate(xs)]
+
+
+def _stack_batch(args, dims, *, axis):
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    return stack_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
+                        axis=axis + 1), 0
+
+
+ad.jvp_rules[stack_p] = _stack_jvp
+ad.transpose_rules[stack_p] = _stack_transpose
+batching.batching_rules[stack_p] = _stack_batch
+
+
 # ---------------------------------------------------------------- tile
 # tile(x, reps): repeat the whole array reps[i] times along dimension i.
 def _tile_shape_rule(x: ShapedArray, *, reps):
@@ -242,6 +266,19 @@ def _tile_shape_rule(x: ShapedArray, *, reps):
 
 
 tile_p = shape_primitive("tile", _tile_shape_rule, lambda x, *, reps: np.tile(x, reps))
+
+
+def _tile_transpose(ct, x, *, reps):
+    """Each copy of x received part of the cotangent: split the tiled axes and sum copies."""
+    shape = x.aval.shape
+    split = [d for r, n in zip(reps, shape) for d in (r, n)]
+    summed = lax.reduce_sum(lax.reshape(ct, split), range(0, 2 * len(shape), 2))
+    return [summed]
+
+
+ad.deflinear(tile_p, _tile_transpose)
+batching.batching_rules[tile_p] = lambda args, dims, *, reps: (
+    tile_p.bind(moveaxis(args[0], dims[0], 0), reps=(1, *reps)), 0)
 
 
 # ---------------------------------------------------------------- pad
