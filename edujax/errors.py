@@ -67,3 +67,18 @@ class TracerArrayConversionError(JAXTypeError):
 
 class UnexpectedTracerError(Exception):
     """A tracer escaped the transformation that created it (e.g. saved in a global)."""
+
+
+class JAXIndexError(IndexError):
+    pass
+
+
+class NonConcreteBooleanIndexError(JAXIndexError):
+    """``x[mask]`` with a traced mask: the result's shape would depend on the mask's values."""
+
+    def __init__(self, aval):
+        super().__init__(
+            f"Array boolean indices must be concrete; got {aval.str_short()}\n\n"
+            f"See {_DOCS}NonConcreteBooleanIndexError\n"
+            "Hint: use jnp.where(mask, x, 0) to keep the shape static, or pass size= to "
+            "jnp.nonzero.")

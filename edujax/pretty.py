@@ -130,12 +130,17 @@ class PpContext:
     def __init__(self, fixed: dict | None = None):
         self.names: dict[Var, str] = dict(fixed or {})
         self.counter = 0
+        self.shared: dict[Jaxpr, str] = {}  # jaxprs printed once, up front, then by name
 
     def name(self, v: Var) -> str:
         name = self.names.get(v)
         if name is None:
-            name = self.names[v] = _encode_alphabetic(self.counter)
+            name = _encode_alphabetic(self.counter)
             self.counter += 1
+            while name in self.shared.values():  # a shared jaxpr's name is taken
+                name = _encode_alphabetic(self.counter)
+                self.counter += 1
+            self.names[v] = name
         return name
 
     def suggest_same_names(self, for_vars: list, like_vars: list) -> None:
@@ -225,6 +230,12 @@ def pp_eqn(eqn, ctx: PpContext) -> Any:
 
 
 def pp_jaxpr(jaxpr: Jaxpr, ctx: PpContext) -> Any:
+    if jaxpr in ctx.shared:
+        return text(ctx.shared[jaxpr])
+    return pp_jaxpr_skeleton(jaxpr, ctx)
+
+
+def pp_jaxpr_skeleton(jaxpr: Jaxpr, ctx: PpContext) -> Any:
     constvars = pp_vars(jaxpr.constvars, ctx, shapes=True)
     invars = pp_vars(jaxpr.invars, ctx, shapes=True)
     eqns = join(brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
@@ -235,6 +246,50 @@ def pp_jaxpr(jaxpr: Jaxpr, ctx: PpContext) -> Any:
         nest(2, concat(brk(), eqns)), brk(), text("in "), outvars))), text(" }"))
 
 
+def jaxprs_in_params(params: dict) -> list[Jaxpr]:
+    out = []
+    for v in params.values():
+        for item in (v if type(v) is tuple else (v,)):
+            if isinstance(item, ClosedJaxpr):
+                out.append(item.jaxpr)
+            elif isinstance(item, Jaxpr):
+                out.append(item)
+    return out
+
+
+def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
+    """JAX prints a sub-jaxpr once, up front (``let name = {...} in``), when it is used
+    more than once, or is long (more than 10 equations) and not the top level."""
+    counts: dict[Jaxpr, int] = {}
+    names: dict[Jaxpr, str] = {}
+    queue = [top]
+    while queue:
+        jaxpr = queue.pop(0)
+        counts[jaxpr] = counts.get(jaxpr, 0) + 1 + (jaxpr is not top and len(jaxpr.eqns) > 10)
+        for eqn in jaxpr.eqns:
+            name = eqn.params.get("name")
+            for sub in jaxprs_in_params(eqn.params):
+                queue.append(sub)
+                if isinstance(name, str):
+                    names.setdefault(sub, name.strip("<>"))
+    used: dict[str, int] = {}
+    shared = []
+    for jaxpr, count in counts.items():
+        if count == 1:
+            continue
+        name = names.get(jaxpr, "jaxpr")
+        if used.get(name, 0):
+            used[name] += 1
+            name = f"{name}{used[name] - 1}"
+        used[name] = used.get(name, 0) + 1
+        shared.append((name, jaxpr))
+    return shared
+
+
 def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
     ctx = PpContext(_dropvars(jaxpr))
-    return format_doc(pp_jaxpr(jaxpr, ctx), width)
+    shared = _shared_jaxprs(jaxpr)
+    ctx.shared.update((j, name) for name, j in shared)
+    docs = [concat(text(f"let {name} = "), pp_jaxpr_skeleton(j, ctx), text(" in"), brk())
+            for name, j in shared]
+    return format_doc(concat(*docs, pp_jaxpr(jaxpr, ctx)), width)

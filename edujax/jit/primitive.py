@@ -50,8 +50,9 @@ def _jit_pp_rule(eqn, ctx):
     """Print ``name`` and ``jaxpr`` (and donations, if any), and give the inner jaxpr's
     inputs and outputs the same names as the equation's, as JAX does."""
     inner = eqn.params["jaxpr"].jaxpr
-    ctx.suggest_same_names(inner.invars, eqn.invars)
-    ctx.suggest_same_names(inner.outvars, eqn.outvars)
+    if inner not in ctx.shared:
+        ctx.suggest_same_names(inner.invars, eqn.invars)
+        ctx.suggest_same_names(inner.outvars, eqn.outvars)
     names = ["name", "jaxpr"]
     if any(eqn.params.get("donated_invars", ())):
         names.append("donated_invars")

@@ -104,7 +104,13 @@ def clamp(min, x, max):
 
 def convert_element_type(operand, new_dtype):
     """Cast to ``new_dtype`` (canonicalized: float64 means float32 unless x64 is on)."""
-    return _convert_element_type(operand, dtypes.canonicalize_dtype(new_dtype), False)
+    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    if not _is_array(operand):
+        # A Python or NumPy scalar: bind, so that eager code gets an Array back. (While
+        # staging, the constant-folding rule turns it into a literal right away.)
+        return convert_element_type_p.bind(np.asarray(operand), new_dtype=new_dtype,
+                                           weak_type=False, sharding=None)
+    return _convert_element_type(operand, new_dtype, False)
 
 
 def _convert_element_type(operand, new_dtype, weak_type: bool = False):
@@ -173,6 +179,8 @@ def expand_dims(array, dimensions: Sequence[int]):
     """Insert size-1 dimensions at ``dimensions`` (positions in the output)."""
     if len(set(dimensions)) != len(dimensions):
         raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    if not len(dimensions):
+        return array
     ndim_out = np.ndim(array) + len(dimensions)
     dims = sorted(d % ndim_out for d in dimensions)
     if len(set(dims)) != len(dims):

@@ -161,8 +161,9 @@ def _window_starts(operand_shape, indices: np.ndarray, start_index_map, operand_
                    indices_batching_dims) -> np.ndarray:
     """The start coordinates of every window, one row per batch position of ``indices``."""
     batch_shape = indices.shape[:-1]
-    flat = indices.reshape(-1, indices.shape[-1]).astype(np.int64)
-    starts = np.zeros((flat.shape[0], len(operand_shape)), np.int64)
+    num_windows = int(np.prod(batch_shape, dtype=np.int64))
+    flat = indices.reshape(num_windows, indices.shape[-1]).astype(np.int64)
+    starts = np.zeros((num_windows, len(operand_shape)), np.int64)
     for k, d in enumerate(start_index_map):
         starts[:, d] = flat[:, k]
     if operand_batching_dims:  # a batching dim starts at the batch position itself
@@ -301,13 +302,14 @@ def _gather_impl(operand, indices, *, dimension_numbers, slice_sizes, unique_ind
                  indices_are_sorted, mode, fill_value):
     dn = dimension_numbers
     out_shape = _gather_output_shape(core.get_aval(indices), dn, slice_sizes)
-    if operand.size == 0 or indices.size == 0 or 0 in slice_sizes:
+    if 0 in out_shape or 0 in slice_sizes:
         return np.zeros(out_shape, operand.dtype)
     starts = _window_starts(operand.shape, indices, dn.start_index_map,
                             dn.operand_batching_dims, dn.start_indices_batching_dims)
     last = _last_valid_starts(operand.shape, slice_sizes)
     in_bounds = np.all((starts >= 0) & (starts <= last), axis=1)
     windows = operand[_window_coordinates(np.clip(starts, 0, last), slice_sizes)]
+    windows = np.broadcast_to(windows, (len(starts),) + tuple(slice_sizes))  # (for 0-d operands)
     if mode == GatherScatterMode.FILL_OR_DROP:
         fill = _default_fill_value(operand.dtype) if fill_value is None else fill_value
         mask = in_bounds.reshape((-1,) + (1,) * operand.ndim)
@@ -474,12 +476,16 @@ def _scatter_impl(combine: Callable, operand, indices, updates, *, update_jaxpr,
                   dimension_numbers, indices_are_sorted, unique_indices, mode):
     """Copy the operand, then ``combine(out, coordinates, updates)`` writes the windows."""
     out = np.array(operand, copy=True)
-    if indices.size == 0 or updates.size == 0:
+    if updates.size == 0:
         return out
     coords, updates = _scatter_windows(operand, indices, updates, dimension_numbers, mode)
     if update_jaxpr is not None and combine is _set:  # x.at[i].apply(f): f is the jaxpr
         combine = functools.partial(_apply_update_jaxpr, update_jaxpr, update_consts)
-    combine(out, coords, updates)
+    target = out
+    if operand.ndim == 0:  # a scalar: every window is all of it; write it as element 0 of 1
+        target = out.reshape(1)
+        coords, updates = (np.zeros((len(updates), 1), np.int64),), updates.reshape(-1, 1)
+    combine(target, coords, updates)
     return out
 
 
@@ -494,7 +500,7 @@ def _apply_update_jaxpr(update_jaxpr, consts, out: np.ndarray, coords: tuple,
     from edujax.jaxpr import eval_jaxpr
     with core.set_current_trace(core.eval_trace):
         for w in range(updates.shape[0]):
-            where = tuple(c[w if c.shape[0] > 1 else 0] for c in coords)
+            where = tuple(c[w] for c in coords)
             new, = eval_jaxpr(update_jaxpr, list(consts), out[where], updates[w])
             out[where] = np.asarray(new)
 

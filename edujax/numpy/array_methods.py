@@ -13,6 +13,7 @@ import numpy as np
 from edujax import core, lax
 from edujax.array import Array
 from edujax.numpy import reductions, shape_ops, ufuncs
+from edujax.numpy.indexing import IndexUpdateHelper, getitem
 from edujax.numpy.util import is_arraylike
 
 
@@ -82,13 +83,7 @@ def _dot_method(self, b: Any, **kwargs: Any) -> Any:
     return dot(self, b, **kwargs)
 
 
-def _getitem(self, idx: Any) -> Any:
-    from edujax.numpy.indexing import getitem
-    return getitem(self, idx)
-
-
 def _at(self) -> Any:
-    from edujax.numpy.indexing import IndexUpdateHelper
     return IndexUpdateHelper(self)
 
 
@@ -103,7 +98,7 @@ _METHODS = {
     "repeat": shape_ops.repeat, "diagonal": shape_ops.diagonal, "trace": shape_ops.trace,
     "clip": ufuncs.clip, "round": _round_method, "conj": lambda self: self,
     "conjugate": lambda self: self, "sort": _sort_method, "argsort": _argsort_method,
-    "dot": _dot_method, "__getitem__": _getitem, "__round__": _round_method,
+    "dot": _dot_method, "__getitem__": getitem, "__round__": _round_method,
 }
 _PROPERTIES = {
     "T": lambda self: shape_ops.transpose(self),
