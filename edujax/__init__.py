@@ -17,6 +17,7 @@ from edujax.array import Array  # noqa: F401
 from edujax.config import config  # noqa: F401
 from edujax.jit import jit  # noqa: F401
 from edujax.vmap import vmap  # noqa: F401
+from edujax.pmap import pmap  # noqa: F401
 from edujax.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
 from edujax import nn  # noqa: F401
 from edujax.autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401

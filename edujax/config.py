@@ -31,6 +31,8 @@ class Config:
             "jax_platforms": os.environ.get("JAX_PLATFORMS", "cpu"),
             "jax_platform_name": os.environ.get("JAX_PLATFORM_NAME", "cpu"),
             "jax_numpy_rank_promotion": "allow",
+            # Simulated CPU devices for pmap (JAX: --xla_force_host_platform_device_count).
+            "edujax_num_cpu_devices": int(os.environ.get("EDUJAX_NUM_CPU_DEVICES", "1")),
             # How many compiled signatures each jitted function keeps (least recently used
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),

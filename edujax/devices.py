@@ -25,20 +25,26 @@ class Device:
 cpu_device = Device()
 
 
+def _count() -> int:
+    """How many CPU devices to simulate (for pmap): EDUJAX_NUM_CPU_DEVICES, default 1."""
+    from edujax.config import config
+    return max(1, int(config.read("edujax_num_cpu_devices")))
+
+
 def devices(backend: str | None = None) -> list[Device]:
-    return [cpu_device]
+    return [cpu_device] + [Device("cpu", i) for i in range(1, _count())]
 
 
 def local_devices(process_index: int | None = None, backend: str | None = None) -> list[Device]:
-    return [cpu_device]
+    return devices()
 
 
 def device_count(backend: str | None = None) -> int:
-    return 1
+    return _count()
 
 
 def local_device_count(backend: str | None = None) -> int:
-    return 1
+    return _count()
 
 
 def default_backend() -> str:

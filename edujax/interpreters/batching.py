@@ -68,8 +68,9 @@ class BatchTrace(core.Trace):
     def process_primitive(self, prim, args, params):
         vals, dims = zip(*map(self.to_batch_info, args)) if args else ((), ())
         axis_rule = axis_rules.get(prim)
-        if axis_rule is not None and params.get("axes") is not None and \
-                self.axis_name in _as_tuple(params["axes"]):
+        names = params.get("axes", params.get("axis_name"))
+        if axis_rule is not None and self.axis_name is not None and \
+                self.axis_name in _as_tuple(names):
             with core.set_current_trace(self.parent):
                 out, out_dim = axis_rule(self, list(vals), list(dims), **params)
         elif all(d is not_mapped for d in dims):

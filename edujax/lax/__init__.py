@@ -182,6 +182,9 @@ def expand_dims(array, dimensions: Sequence[int]):
     if not len(dimensions):
         return array
     ndim_out = np.ndim(array) + len(dimensions)
+    for d in dimensions:
+        if not -ndim_out <= d < ndim_out:
+            raise ValueError(f"axis {d} is out of bounds for array of dimension {ndim_out}")
     dims = sorted(d % ndim_out for d in dimensions)
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
@@ -428,3 +431,5 @@ def full_like(x, fill_value, dtype=None, shape=None):
     return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
 
 from edujax.lax.control_flow import _lax_module_getattr as __getattr__, cond, fori_loop, scan, switch, while_loop  # noqa: E402,F401,E501
+from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin,  # noqa: E402,F401
+                                 ppermute, psum)
