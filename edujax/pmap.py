@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from edujax import core, devices
+from edujax import core, devices, dtypes
 from edujax.api import shaped_abstractify
 from edujax.array import Array
 from edujax.backends.reference import run_jaxpr
@@ -77,6 +77,7 @@ def _shard(x: Any, axis: int | None, i: int) -> Any:
     if axis is None:
         return x
     value = x._value if isinstance(x, Array) else np.asarray(x)
+    value = value.astype(dtypes.canonicalize_dtype(value.dtype), copy=False)  # float64 -> f32
     return Array(np.take(value, i, axis=axis), getattr(x, "weak_type", False))
 
 

@@ -213,7 +213,8 @@ def _integer_pow_impl(x: np.ndarray, *, y: int) -> np.ndarray:
 def _integer_pow_dtype_rule(x: ShapedArray, *, y: int) -> np.dtype:
     dtype = checked_dtype_rule("integer_pow", NUMBER, x)
     if y < 0 and dtype.kind in "iu":
-        raise TypeError(f"Integers cannot be raised to negative powers, got integer_pow(x, {y})")
+        raise TypeError("Integers cannot be raised to negative powers, got "
+                        f"integer_pow({x.str_short()}, {y})")
     return dtype
 
 
@@ -243,7 +244,10 @@ ad.defjvp_zero(ceil_p)
 def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
     # rounding_method 0: half away from zero; 1: half to even (NumPy's np.round).
     if rounding_method == 0:
-        return (np.sign(x) * np.floor(np.abs(x) + 0.5)).astype(x.dtype)
+        magnitude = np.abs(x)
+        whole = np.floor(magnitude)
+        whole = whole + (magnitude - whole >= 0.5)  # halves go up, away from zero
+        return np.copysign(whole, x).astype(x.dtype)  # copysign keeps -0.0 and NaN
     return np.round(x)
 
 

@@ -32,6 +32,9 @@ def shape_primitive(name: str, shape_rule, impl, pp_hidden: tuple[str, ...] = ()
 # Operand dimension i becomes output dimension broadcast_dimensions[i]; every
 # other output dimension is new. An operand dimension of size 1 may stretch.
 def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape, broadcast_dimensions, sharding):
+    if any(d < 0 for d in shape):
+        raise TypeError("broadcast_in_dim shape must have every element be nonnegative, got "
+                        f"{tuple(shape)}.")
     if x.ndim != len(broadcast_dimensions):
         raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
                         f"ndim; got broadcast_dimensions {broadcast_dimensions} for operand ndim "
@@ -348,6 +351,9 @@ batching.batching_rules[pad_p] = _pad_batch
 
 # ---------------------------------------------------------------- iota
 def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
+    if np.dtype(dtype).kind not in "iufc":
+        raise TypeError(f"iota does not accept dtype {np.dtype(dtype).name}. Accepted dtypes "
+                        "are subtypes of integer, floating, complexfloating.")
     return ShapedArray(shape, dtype)
 
 

@@ -29,18 +29,19 @@ from edujax.numpy.shape_ops import (array_split, atleast_1d, atleast_2d, atleast
                                     swapaxes, tile, trace, transpose, tril, triu, vsplit, vstack)
 from edujax.numpy.sorting import (argsort, argwhere, flatnonzero, nonzero, searchsorted, sort,
                                   unique)
+from edujax.numpy.einsum import einsum
 from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan,
                                  arctan2, arctanh, around, bitwise_and, bitwise_not, bitwise_or,
                                  bitwise_xor, cbrt, ceil, clip, copysign, cos, cosh, deg2rad,
-                                 degrees, divide, divmod, equal, exp, exp2, expm1, fix,
-                                 float_power, floor, floor_divide, fmod, greater, greater_equal,
-                                 heaviside, hypot, invert, isfinite, isinf, isnan, left_shift,
-                                 less, less_equal, log, log1p, log2, log10, logaddexp,
-                                 logical_and, logical_not, logical_or, logical_xor, maximum,
-                                 minimum, mod, multiply, negative, nextafter, not_equal, positive,
-                                 power, rad2deg, radians, reciprocal, remainder, right_shift, rint,
-                                 round, sign, sin, sinh, sqrt, square, subtract, tan, tanh,
-                                 true_divide, trunc, where)
+                                 degrees, divide, divmod, equal, exp, exp2, expm1, float_power,
+                                 floor, floor_divide, fmod, greater, greater_equal, heaviside,
+                                 hypot, invert, isfinite, isinf, isnan, left_shift, less,
+                                 less_equal, log, log1p, log2, log10, logaddexp, logical_and,
+                                 logical_not, logical_or, logical_xor, maximum, minimum, mod,
+                                 multiply, negative, nextafter, not_equal, positive, power,
+                                 rad2deg, radians, reciprocal, remainder, right_shift, rint,
+                                 round, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
+                                 tanh, true_divide, trunc, where)
 from edujax.numpy.util import broadcast_shapes
 
 ndarray = Array
@@ -70,22 +71,34 @@ def iscomplexobj(x) -> bool:
     return _np.dtype(getattr(x, "dtype", type(x))).kind == "c"
 
 
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``|a - b| <= atol + rtol * |b|`` elementwise (infinities must match exactly)."""
+    from edujax import lax as _lax
+    from edujax.numpy.util import promote_args as _promote_args
+    from edujax.numpy.util import promote_args_inexact as _promote_args_inexact
+    _promote_args("isclose", a, b)
+    a, b = _promote_args_inexact("isclose", a, b)
+    dtype = _dtypes.dtype_and_weak(a)[0]
+    rtol = _lax.convert_element_type(rtol, dtype)
+    atol = _lax.convert_element_type(atol, dtype)
+    both_nan = logical_and(isnan(a), isnan(b))
+    in_range = _lax.le(_lax.abs(_lax.sub(a, b)), _lax.add(atol, _lax.mul(rtol, _lax.abs(b))))
+    out = logical_or(_lax.eq(a, b), logical_and(isfinite(b), in_range))
+    return logical_or(out, both_nan) if equal_nan else out
+
+
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True if every pair of elements is ``isclose``."""
+    from edujax.numpy.util import check_arraylike as _check_arraylike
+    _check_arraylike("allclose", a, b)
     return all(isclose(a, b, rtol, atol, equal_nan))
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    a, b = asarray(a), asarray(b)
-    close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
-    if equal_nan:
-        close = logical_or(close, logical_and(isnan(a), isnan(b)))
-    return logical_or(close, equal(a, b))
-
-
 def array_equal(a1, a2, equal_nan=False) -> Array:
+    """True if the arrays have the same shape and the same elements."""
     a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:
-        return asarray(False)
+        return array(False, dtype=bool)
     eq = equal(a1, a2)
     if equal_nan:
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))

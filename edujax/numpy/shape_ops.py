@@ -1,388 +1,563 @@
 """Rearranging arrays: reshape, transpose, stack, split, tile, flip, roll, triu...
 
 None of these compute new numbers; each becomes a few lax shape primitives
-(reshape, transpose, broadcast_in_dim, concatenate, slice, rev).
+(reshape, transpose, broadcast_in_dim, concatenate, stack, tile, slice, split, rev).
 """
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import dtypes, lax
+from edujax import core, lax
+from edujax.array import Array
 from edujax.numpy.util import (asarray, broadcast_shapes, canonicalize_axis, check_arraylike,
                                promote_dtypes)
 
 
-def _resolve_shape(newshape: Any, size: int) -> tuple[int, ...]:
-    """Fill in a single -1 so the total size is unchanged (NumPy's rule)."""
-    shape = (newshape,) if np.ndim(newshape) == 0 else tuple(newshape)
-    shape = tuple(int(d) for d in shape)
-    if shape.count(-1) > 1:
-        raise ValueError("can only specify one unknown dimension")
-    if -1 in shape:
-        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
-        if known == 0 or size % known:
-            raise TypeError(f"cannot reshape array of shape {size} (size {size}) into shape "
-                            f"{newshape}")
-        shape = tuple(size // known if d == -1 else d for d in shape)
-    if int(np.prod(shape, dtype=np.int64)) != size:
-        raise TypeError(f"cannot reshape array of size {size} into shape {newshape} "
-                        f"(size {int(np.prod(shape, dtype=np.int64))})")
+def _ensure_array(name: str, a: Any) -> Any:
+    """Check ``a`` and make it an Array or tracer (a Python scalar becomes a weak 0-d array)."""
+    check_arraylike(name, a)
+    return asarray(a)
+
+
+def _index_tuple(x: Any) -> tuple[int, ...]:
+    """An int, or a sequence of ints, as a tuple of ints."""
+    try:
+        return (operator.index(x),)
+    except TypeError:
+        return tuple(operator.index(i) for i in x)
+
+
+def canonicalize_shape(shape: Any) -> tuple[int, ...]:
+    """A shape given as an int or a sequence of ints, as a tuple of Python ints."""
+    if np.ndim(shape) == 0 and not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        if any(isinstance(d, core.Tracer) for d in shape):
+            from edujax.errors import ConcretizationTypeError
+            tracer = next(d for d in shape if isinstance(d, core.Tracer))
+            raise ConcretizationTypeError(tracer, "The shape argument must be concrete.\n"
+                                          ) from None
+        raise TypeError("Shapes must be 1D sequences of concrete values of integer type, "
+                        f"got {shape}.") from None
+
+
+# ---------------------------------------------------------------- reshaping
+def _compute_newshape(a: Any, newshape: Any) -> tuple[int, ...]:
+    """Fill in a single -1 so that the total size is unchanged (NumPy's rule)."""
+    original = newshape
+    shape = canonicalize_shape(newshape)
+    size = int(np.size(a))
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise TypeError("can only specify one unknown axis size with a `-1` value, "
+                        f"got {original}")
+    if unknown:
+        i, = unknown
+        others = math.prod(shape[:i] + shape[i + 1:])
+        if others == 0 or size % others:
+            raise TypeError(f"cannot reshape array of shape {np.shape(a)} (size {size}) into "
+                            f"shape {original} because the product of specified axis sizes "
+                            f"({others}) does not evenly divide {size}")
+        return shape[:i] + (size // others,) + shape[i + 1:]
+    if math.prod(shape) != size:
+        raise TypeError(f"cannot reshape array of shape {np.shape(a)} (size {size}) into "
+                        f"shape {original} (size {math.prod(shape)})")
     return shape
 
 
 def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None,
             copy: bool | None = None) -> Any:
-    """Same data, new shape; one dimension may be -1 (inferred)."""
+    """Same data, new shape; one dimension may be -1 (inferred).
+
+    ``order="F"`` reads and writes the elements with the first index changing
+    fastest: that is a reshape of the reversed dimensions, transposed back.
+    """
     check_arraylike("reshape", a)
     a = asarray(a)
-    shape = newshape if shape is None else shape
-    try:
-        new = _resolve_shape(shape, a.size)
-    except TypeError:
-        raise TypeError(f"cannot reshape array of shape {a.shape} (size {a.size}) into shape "
-                        f"{shape} (size {int(np.prod(shape, dtype=np.int64))})") from None
+    shape = _compute_newshape(a, newshape if shape is None else shape)
+    if order == "C":
+        return lax.reshape(a, shape)
     if order == "F":
-        return lax.transpose(lax.reshape(lax.transpose(a, tuple(range(a.ndim))[::-1]),
-                                         new[::-1]), tuple(range(len(new)))[::-1])
-    return lax.reshape(a, new)
+        reversed_dims = tuple(range(np.ndim(a)))[::-1]
+        return transpose(lax.reshape(a, shape[::-1], reversed_dims))
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    raise ValueError(f"Unexpected value for 'order' argument: {order}.")
 
 
 def ravel(a: Any, order: str = "C") -> Any:
-    a = asarray(a)
-    return reshape(a, (a.size,), order)
+    """The elements in one row (``reshape(a, (a.size,))``)."""
+    a = _ensure_array("ravel", a)
+    if order == "K":
+        raise NotImplementedError("Ravel not implemented for order='K'.")
+    return reshape(a, (int(np.size(a)),), order)
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
-    check_arraylike("transpose", a)
-    a = asarray(a)
-    axes = tuple(range(a.ndim))[::-1] if axes is None else \
-        tuple(canonicalize_axis(i, a.ndim) for i in axes)
+    """Permute the axes (reverse them by default)."""
+    a = _ensure_array("transpose", a)
+    ndim = np.ndim(a)
+    axes = range(ndim)[::-1] if axes is None else axes
+    return lax.transpose(a, [canonicalize_axis(i, ndim) for i in axes])
+
+
+def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
+    a = _ensure_array("permute_dims", a)
     return lax.transpose(a, axes)
 
 
-def permute_dims(a: Any, axes: Sequence[int]) -> Any:
-    return transpose(a, axes)
-
-
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
-    a = asarray(a)
-    perm = list(range(a.ndim))
-    i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
-    perm[i], perm[j] = perm[j], perm[i]
+    a = _ensure_array("swapaxes", a)
+    perm = list(range(np.ndim(a)))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return lax.transpose(a, perm)
 
 
 def moveaxis(a: Any, source: Any, destination: Any) -> Any:
-    a = asarray(a)
-    src = [canonicalize_axis(s, a.ndim) for s in np.atleast_1d(source)]
-    dst = [canonicalize_axis(d, a.ndim) for d in np.atleast_1d(destination)]
-    if len(src) != len(dst):
+    """Move axes to new positions; the other axes keep their order."""
+    a = _ensure_array("moveaxis", a)
+    ndim = np.ndim(a)
+    source = tuple(canonicalize_axis(i, ndim) for i in _index_tuple(source))
+    destination = tuple(canonicalize_axis(i, ndim) for i in _index_tuple(destination))
+    if len(source) != len(destination):
         raise ValueError("Inconsistent number of elements: "
-                         f"{len(src)} vs {len(dst)}")
-    perm = [i for i in range(a.ndim) if i not in src]
-    for d, s in sorted(zip(dst, src)):
-        perm.insert(d, s)
+                         f"{len(source)} vs {len(destination)}")
+    perm = [i for i in range(ndim) if i not in source]
+    for dest, src in sorted(zip(destination, source)):
+        perm.insert(dest, src)
     return lax.transpose(a, perm)
 
 
 def expand_dims(a: Any, axis: Any) -> Any:
-    check_arraylike("expand_dims", a)
-    a = asarray(a)
-    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
-    ndim_out = a.ndim + len(axes)
-    return lax.expand_dims(a, [canonicalize_axis(ax, ndim_out) for ax in axes])
+    """Insert size-1 axes at positions ``axis`` (positions in the result)."""
+    a = _ensure_array("expand_dims", a)
+    return lax.expand_dims(a, _index_tuple(axis))
 
 
 def squeeze(a: Any, axis: Any = None) -> Any:
-    check_arraylike("squeeze", a)
-    a = asarray(a)
+    """Remove size-1 axes (all of them, or those in ``axis``)."""
+    a = _ensure_array("squeeze", a)
     if axis is None:
-        axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
+        axes = tuple(i for i, d in enumerate(np.shape(a)) if d == 1)
     else:
-        axes = tuple(canonicalize_axis(ax, a.ndim) for ax in np.atleast_1d(axis))
+        axes = tuple(canonicalize_axis(i, np.ndim(a)) for i in _index_tuple(axis))
     return lax.squeeze(a, axes)
 
 
 def broadcast_to(array: Any, shape: Any) -> Any:
-    """A read-only view of ``array`` with the given (broadcast-compatible) shape."""
-    check_arraylike("broadcast_to", array)
-    a = asarray(array)
-    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(d) for d in shape)
-    if a.shape == shape:
+    """``array`` repeated along new leading axes and stretched along its size-1 axes."""
+    a = _ensure_array("broadcast_to", array)
+    shape = canonicalize_shape(shape)
+    a_shape = np.shape(a)
+    if a_shape == shape:
         return a
-    if len(shape) < a.ndim or any(d not in (1, s) for d, s in
-                                  zip(a.shape[::-1], shape[::-1])):
-        raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested "
-                         f"shape {shape}")
-    lead = len(shape) - a.ndim
-    kept = [i for i, d in enumerate(a.shape) if d == shape[lead + i]]
-    squeezed = lax.reshape(a, [a.shape[i] for i in kept]) if len(kept) != a.ndim else a
-    return lax.broadcast_in_dim(squeezed, shape, [lead + i for i in kept])
+    if len(shape) < len(a_shape):
+        raise ValueError("Cannot broadcast to shape with fewer dimensions: "
+                         f"arr_shape={a_shape} shape={shape}")
+    lead = len(shape) - len(a_shape)
+    if any(d not in (1, s) for d, s in zip(a_shape, shape[lead:])):
+        aval = core.get_aval(a)
+        requested = core.ShapedArray(shape, aval.dtype).str_short()
+        raise ValueError("Incompatible types for broadcasting: input type="
+                         f"{aval.str_short()} and requested type={requested}")
+    return lax.broadcast_in_dim(a, shape, range(lead, len(shape)))
 
 
 def broadcast_arrays(*args: Any) -> list:
+    """All arguments broadcast to their common shape."""
+    check_arraylike("broadcast_arrays", *args)
     shape = broadcast_shapes(*(np.shape(a) for a in args))
     return [broadcast_to(a, shape) for a in args]
 
 
-def atleast_1d(*arys: Any) -> Any:
-    out = [reshape(asarray(a), (1,)) if np.ndim(a) == 0 else asarray(a) for a in arys]
+def _atleast(name: str, ndmin: int, arys: tuple) -> Any:
+    from edujax.numpy.creation import array
+    check_arraylike(name, *arys)
+    out = [array(a, copy=False, ndmin=ndmin) for a in arys]
     return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """Scalars become 1-D arrays; arrays are left alone."""
+    return _atleast("atleast_1d", 1, arys)
 
 
 def atleast_2d(*arys: Any) -> Any:
-    out = [lax.broadcast_to_rank(asarray(a), 2) for a in arys]
-    return out[0] if len(out) == 1 else out
+    """Scalars and vectors get leading size-1 axes until they are 2-D."""
+    return _atleast("atleast_2d", 2, arys)
 
 
 def atleast_3d(*arys: Any) -> Any:
-    def three(a):
+    """NumPy's rule: a vector of length n becomes (1, n, 1), a matrix (m, n, 1)."""
+    check_arraylike("atleast_3d", *arys)
+    new_axes = {0: (0, 1, 2), 1: (0, 2), 2: (2,)}
+
+    def three(a: Any) -> Any:
         a = asarray(a)
-        if a.ndim == 0:
-            return reshape(a, (1, 1, 1))
-        if a.ndim == 1:
-            return reshape(a, (1, a.shape[0], 1))
-        return reshape(a, a.shape + (1,)) if a.ndim == 2 else a
+        return lax.expand_dims(a, new_axes[np.ndim(a)]) if np.ndim(a) < 3 else a
     out = [three(a) for a in arys]
     return out[0] if len(out) == 1 else out
 
 
 # ---------------------------------------------------------------- joining
-def _check_sequence(name: str, arrays: Any) -> list:
-    if not isinstance(arrays, (list, tuple)) and not hasattr(arrays, "shape"):
-        raise TypeError(f"{name} requires a sequence of arrays")
-    if not len(arrays):
-        raise ValueError("Need at least one array to concatenate.")
+def _array_list(name: str, arrays: Any) -> list:
+    """The arrays of a sequence (or the rows of an array), checked."""
+    if isinstance(arrays, (Array, core.Tracer, np.ndarray)):
+        return list(arrays)
+    try:
+        arrays = list(arrays)
+    except TypeError:
+        raise TypeError(f"Value after * must be an iterable, not {type(arrays).__name__}"
+                        ) from None
     check_arraylike(name, *arrays)
-    return [asarray(a) for a in arrays]
+    return arrays
 
 
 def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
-    """Join arrays along an existing axis (promoting their dtypes first)."""
-    arrays = _check_sequence("concatenate", arrays)
+    """Join arrays along an existing axis (promoting their dtypes first).
+
+    ``axis=None`` joins the flattened arrays.
+    """
+    arrays = [asarray(a) for a in _array_list("concatenate", arrays)]
+    if not arrays:
+        raise ValueError("Need at least one array to concatenate.")
     if axis is None:
-        arrays, axis = [ravel(a) for a in arrays], 0
-    if arrays[0].ndim == 0:
+        return concatenate([ravel(a) for a in arrays], 0, dtype)
+    if np.ndim(arrays[0]) == 0:
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
-    axis = canonicalize_axis(axis, arrays[0].ndim)
-    arrays = promote_dtypes(*arrays)
-    if dtype is not None:
-        arrays = [lax.convert_element_type(a, dtype) for a in arrays]
-    return lax.concatenate([asarray(a) for a in arrays], axis)
+    axis = canonicalize_axis(axis, np.ndim(arrays[0]))
+    if dtype is None:
+        arrays = promote_dtypes(*arrays)
+    else:
+        arrays = [_astype(a, dtype) for a in arrays]
+    return lax.concatenate(arrays, axis)
+
+
+def _astype(a: Any, dtype: Any) -> Any:
+    from edujax.numpy.creation import asarray as jnp_asarray
+    return jnp_asarray(a, dtype=dtype)
 
 
 def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Any:
-    """Join arrays along a new axis."""
-    arrays = _check_sequence("stack", arrays)
-    shapes = {a.shape for a in arrays}
-    if len(shapes) > 1:
-        raise ValueError("All input arrays must have the same shape.")
-    axis = canonicalize_axis(axis, arrays[0].ndim + 1)
-    return concatenate([lax.expand_dims(a, (axis,)) for a in arrays], axis, dtype)
+    """Join arrays of one shape along a new axis (the ``stack`` primitive)."""
+    if not len(arrays):
+        raise ValueError("Need at least one array to stack.")
+    if isinstance(arrays, (Array, core.Tracer, np.ndarray)):
+        axis = canonicalize_axis(axis, np.ndim(arrays))
+        return concatenate(expand_dims(arrays, axis + 1), axis=axis, dtype=dtype)
+    arrays = _array_list("stack", arrays)
+    if dtype is not None:
+        arrays = [_astype(a, dtype) for a in arrays]
+    else:
+        arrays = promote_dtypes(*arrays)
+    return lax.stack(arrays, canonicalize_axis(axis, np.ndim(arrays[0]) + 1))
 
 
 def hstack(tup: Any, dtype: Any = None) -> Any:
-    arrays = [atleast_1d(a) for a in _check_sequence("hstack", tup)]
-    return concatenate(arrays, 0 if arrays[0].ndim == 1 else 1, dtype)
+    """Join along the second axis (along the first for 1-D arrays)."""
+    arrays = [atleast_1d(a) for a in _array_list("hstack", tup)]
+    return concatenate(arrays, 0 if arrays and np.ndim(arrays[0]) == 1 else 1, dtype)
 
 
 def vstack(tup: Any, dtype: Any = None) -> Any:
-    return concatenate([atleast_2d(a) for a in _check_sequence("vstack", tup)], 0, dtype)
+    """Join along the first axis, as rows (vectors become 1 x n)."""
+    return concatenate([atleast_2d(a) for a in _array_list("vstack", tup)], 0, dtype)
 
 
 def dstack(tup: Any, dtype: Any = None) -> Any:
-    return concatenate([atleast_3d(a) for a in _check_sequence("dstack", tup)], 2, dtype)
+    """Join along the third axis."""
+    return concatenate([atleast_3d(a) for a in _array_list("dstack", tup)], 2, dtype)
 
 
 def column_stack(tup: Any) -> Any:
-    arrays = [a if a.ndim >= 2 else reshape(a, (-1, 1)) for a in _check_sequence(
-        "column_stack", tup)]
-    return concatenate(arrays, 1)
+    """Join as columns: vectors become n x 1 first."""
+    arrays = [asarray(a) for a in _array_list("column_stack", tup)]
+    return concatenate([transpose(atleast_2d(a)) if np.ndim(a) < 2 else a for a in arrays], 1)
 
 
 # ---------------------------------------------------------------- splitting
-def _split(name: str, ary: Any, indices_or_sections: Any, axis: int, strict: bool) -> list:
-    a = asarray(ary)
-    axis = canonicalize_axis(axis, a.ndim)
-    size = a.shape[axis]
-    if np.ndim(indices_or_sections) == 0:
-        n = int(indices_or_sections)
-        if strict and size % n:
-            raise ValueError("array split does not result in an equal division: "
-                             f"{name} got size {size} and {n} sections.")
-        base, extra = divmod(size, n)
-        cuts = np.cumsum([base + 1] * extra + [base] * (n - extra))[:-1]
+def _split(name: str, ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    """Cut along ``axis``: into n equal parts (or nearly equal, for array_split), or
+    at the given indices. The pieces come from one ``split`` primitive."""
+    a = _ensure_array(name, ary)
+    axis = operator.index(axis)
+    size = np.shape(a)[axis]
+    if isinstance(indices_or_sections, (tuple, list)) or np.ndim(indices_or_sections) > 0:
+        bounds = [0, *(operator.index(i) for i in indices_or_sections), size]
+        sizes = [hi - lo for lo, hi in zip(bounds[:-1], bounds[1:])]
     else:
-        cuts = [int(i) for i in indices_or_sections]
-    bounds = [0, *(builtins.min(builtins.max(c + size if c < 0 else c, 0), size)
-                   for c in cuts), size]
-    return [lax.slice_in_dim(a, lo, builtins.max(lo, hi), 1, axis)
-            for lo, hi in zip(bounds[:-1], bounds[1:])]
+        sections = operator.index(indices_or_sections)
+        part, rest = builtins.divmod(size, sections)
+        if rest == 0:
+            sizes = [part] * sections
+        elif name == "array_split":
+            sizes = [part + 1] * rest + [part] * (sections - rest)
+        else:
+            raise ValueError(f"array split does not result in an equal division: rest is {rest}")
+    if any(s < 0 for s in sizes):
+        raise ValueError("Sizes passed to split must be nonnegative, got "
+                         f"{[np.int64(s) for s in sizes]}")
+    return list(lax.split(a, sizes, canonicalize_axis(axis, np.ndim(a))))
 
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
-    return _split("split", ary, indices_or_sections, axis, strict=True)
+    """Split into equal parts, or at the given indices (which must not decrease)."""
+    return _split("split", ary, indices_or_sections, axis)
 
 
 def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
-    return _split("array_split", ary, indices_or_sections, axis, strict=False)
+    """Like ``split``, but n sections need not divide the size: the first parts get one more."""
+    return _split("array_split", ary, indices_or_sections, axis)
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list:
-    return split(ary, indices_or_sections, 1 if np.ndim(ary) > 1 else 0)
+    a = _ensure_array("hsplit", ary)
+    return _split("hsplit", a, indices_or_sections, 0 if np.ndim(a) == 1 else 1)
 
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list:
-    return split(ary, indices_or_sections, 0)
+    return _split("vsplit", ary, indices_or_sections, 0)
 
 
 # ---------------------------------------------------------------- repeating
 def tile(A: Any, reps: Any) -> Any:
-    """Repeat the whole array ``reps`` times along each axis (broadcast, then reshape)."""
-    a = asarray(A)
-    reps = (int(reps),) if np.ndim(reps) == 0 else tuple(int(r) for r in reps)
-    ndim = builtins.max(a.ndim, len(reps))
-    reps = (1,) * (ndim - len(reps)) + reps
-    a = lax.broadcast_to_rank(a, ndim)
-    interleaved = [d for r, s in zip(reps, a.shape) for d in (r, s)]
-    expanded = lax.broadcast_in_dim(a, interleaved, range(1, 2 * ndim, 2))
-    return lax.reshape(expanded, [r * s for r, s in zip(reps, a.shape)])
+    """Repeat the whole array ``reps`` times along each axis (the ``tile`` primitive).
+
+    ``reps`` and the array are first given the same number of dimensions by
+    adding leading 1s to the shorter one.
+    """
+    a = _ensure_array("tile", A)
+    reps = _index_tuple(reps)
+    reps = (1,) * (np.ndim(a) - len(reps)) + reps
+    if len(reps) > np.ndim(a):
+        a = lax.expand_dims(a, tuple(range(len(reps) - np.ndim(a))))
+    return lax.tile(a, reps)
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None, *,
            total_repeat_length: int | None = None) -> Any:
-    """Repeat each element ``repeats`` times along ``axis`` (flattened if axis is None)."""
+    """Repeat each element ``repeats`` times along ``axis`` (flattened if axis is None).
+
+    ``repeats`` may give a count per element. The output's length must be known
+    while tracing, so the counts must be concrete, or ``total_repeat_length`` given
+    (the output is then cut or padded with the last element to that length).
+    """
+    if isinstance(repeats, (int, np.integer)):
+        check_arraylike("repeat", a)
+    else:
+        check_arraylike("repeat", a, repeats)
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
-    axis = canonicalize_axis(axis, a.ndim)
-    if np.ndim(repeats) == 0:
-        r = int(repeats)
-        shape = list(a.shape)
-        expanded = lax.broadcast_in_dim(a, shape[:axis + 1] + [r] + shape[axis + 1:],
-                                        [i if i <= axis else i + 1 for i in range(a.ndim)])
-        shape[axis] *= r
-        return lax.reshape(expanded, shape)
-    counts = np.asarray(repeats)
-    pieces = [lax.slice_in_dim(a, i, i + 1, 1, axis) for i in range(a.shape[axis])]
-    return concatenate([repeat(p, int(c), axis) for p, c in zip(pieces, counts) if c], axis)
+    axis = canonicalize_axis(axis, np.ndim(a)) if np.ndim(a) else axis
+    if total_repeat_length is None and np.ndim(repeats) == 0 and np.ndim(a) != 0:
+        return _repeat_scalar(a, operator.index(repeats), axis)
+    counts = np.ravel(np.asarray(_concrete_repeats(repeats))).astype(np.int64)
+    if np.ndim(a) != 0:
+        counts = _broadcast_counts(counts, np.shape(a)[axis])
+    total = int(counts.sum()) if total_repeat_length is None else int(total_repeat_length)
+    if np.ndim(a) == 0:
+        if counts.shape == (1,):
+            from edujax.numpy.creation import full
+            return full((total,), a)
+        raise ValueError("`repeat` with a scalar parameter `a` is only implemented for scalar "
+                         "values of the parameter `repeats`.")
+    index = np.repeat(np.arange(np.shape(a)[axis]), counts)[:total]
+    if len(index) < total:  # pad with the last element, as JAX's gather does
+        index = np.concatenate([index, np.full(total - len(index), np.shape(a)[axis] - 1)])
+    return _take_slices(a, index, axis)
+
+
+def _repeat_scalar(a: Any, r: int, axis: int) -> Any:
+    """Every element ``r`` times: broadcast along a new axis after ``axis``, then merge."""
+    shape = list(np.shape(a))
+    expanded_shape = shape[:axis + 1] + [r] + shape[axis + 1:]
+    kept = [i for i in range(len(expanded_shape)) if i != axis + 1]
+    expanded = lax.broadcast_in_dim(a, expanded_shape, kept)
+    shape[axis] *= r
+    return lax.reshape(expanded, shape)
+
+
+def _concrete_repeats(repeats: Any) -> Any:
+    if isinstance(repeats, core.Tracer):
+        value = repeats.to_concrete_value()
+        if value is None:
+            from edujax.errors import ConcretizationTypeError
+            raise ConcretizationTypeError(
+                repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
+                "static. To fix this, either specify a static value for `repeats`, or pass a "
+                "static value to `total_repeat_length`.\n")
+        return value
+    return np.asarray(repeats)
+
+
+def _broadcast_counts(counts: np.ndarray, size: int) -> np.ndarray:
+    try:
+        return np.broadcast_to(counts, (size,))
+    except ValueError:
+        raise ValueError("operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {counts.shape}  and requested shape "
+                         f"({size},)") from None
+
+
+def _take_slices(a: Any, index: np.ndarray, axis: int) -> Any:
+    """The slices ``a[..., i, ...]`` for each i in a concrete ``index``, joined along axis.
+
+    NB: JAX gathers with a computed index array; with concrete counts we can spell
+    the result out as slices and one concatenate.
+    """
+    if len(index) == 0:
+        shape = list(np.shape(a))
+        shape[axis] = 0
+        return lax.full(shape, 0, a.dtype)
+    pieces = [lax.slice_in_dim(a, int(i), int(i) + 1, 1, axis) for i in index]
+    return lax.concatenate(pieces, axis)
 
 
 # ---------------------------------------------------------------- reordering
 def flip(m: Any, axis: Any = None) -> Any:
-    a = asarray(m)
-    axes = range(a.ndim) if axis is None else np.atleast_1d(axis)
-    return lax.rev(a, tuple(canonicalize_axis(ax, a.ndim) for ax in axes))
+    """Reverse the order of the elements along ``axis`` (all axes by default)."""
+    a = _ensure_array("flip", m)
+    return _flip(a, axis)
+
+
+def _flip(a: Any, axis: Any) -> Any:
+    if axis is None:
+        return lax.rev(a, tuple(range(np.ndim(a))))
+    return lax.rev(a, tuple(canonicalize_axis(ax, np.ndim(a)) for ax in _index_tuple(axis)))
 
 
 def fliplr(m: Any) -> Any:
-    return flip(m, 1)
+    return _flip(_ensure_array("fliplr", m), 1)
 
 
 def flipud(m: Any) -> Any:
-    return flip(m, 0)
+    return _flip(_ensure_array("flipud", m), 0)
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shift elements along an axis, wrapping around (two slices and a concatenate)."""
-    a = asarray(a)
+    a = _ensure_array("roll", a)
     if axis is None:
-        return reshape(roll(ravel(a), shift, 0), a.shape)
-    shifts, axes = np.broadcast_arrays(np.atleast_1d(shift), np.atleast_1d(axis))
-    for s, ax in zip(shifts, axes):
-        ax = canonicalize_axis(int(ax), a.ndim)
-        n = a.shape[ax]
+        return reshape(roll(ravel(a), shift, 0), np.shape(a))
+    axes = tuple(canonicalize_axis(ax, np.ndim(a)) for ax in _index_tuple(axis))
+    for ax, s in zip(*np.broadcast_arrays(axes, _index_tuple(shift))):
+        n = np.shape(a)[ax]
         if n == 0:
             continue
-        s = int(s) % n
-        if s:
-            a = lax.concatenate([lax.slice_in_dim(a, n - s, n, 1, ax),
-                                 lax.slice_in_dim(a, 0, n - s, 1, ax)], ax)
+        i = int(-s) % n
+        a = lax.concatenate([lax.slice_in_dim(a, i, n, 1, int(ax)),
+                             lax.slice_in_dim(a, 0, i, 1, int(ax))], int(ax))
     return a
 
 
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
-    a = asarray(m)
+    """Rotate by 90 degrees ``k`` times, from the first axis toward the second."""
+    a = _ensure_array("rot90", m)
+    if np.ndim(a) < 2:
+        raise ValueError("rot90 requires its first argument to have ndim at least two, but got "
+                         f"first argument of shape {np.shape(a)}, which has ndim {np.ndim(a)}")
+    ax1, ax2 = (canonicalize_axis(ax, np.ndim(a)) for ax in axes)
+    if ax1 == ax2:
+        raise ValueError("Axes must be different")
     k %= 4
-    ax1, ax2 = axes
     if k == 0:
         return a
     if k == 2:
-        return flip(flip(a, ax1), ax2)
-    perm = list(range(a.ndim))
+        return _flip(_flip(a, ax1), ax2)
+    perm = list(range(np.ndim(a)))
     perm[ax1], perm[ax2] = perm[ax2], perm[ax1]
-    return transpose(flip(a, ax2), perm) if k == 1 else flip(transpose(a, perm), ax2)
+    return transpose(_flip(a, ax2), perm) if k == 1 else _flip(transpose(a, perm), ax2)
 
 
 # ---------------------------------------------------------------- triangles and diagonals
-def _tri_mask(shape: tuple[int, int], k: int, upper: bool) -> Any:
-    rows = lax.broadcasted_iota(dtypes.int_dtype(), shape, 0)
-    cols = lax.broadcasted_iota(dtypes.int_dtype(), shape, 1)
-    offset = lax.add(rows, lax._convert_element_type(k, dtypes.int_dtype(), False))
-    return lax.le(offset, cols) if upper else lax.ge(offset, cols)
-
-
-def _triangle(m: Any, k: int, upper: bool) -> Any:
-    a = asarray(m)
-    if a.ndim < 2:
-        raise ValueError(f"{'triu' if upper else 'tril'} requires an array of at least two "
-                         "dimensions")
-    mask = _tri_mask(a.shape[-2:], k, upper)
-    mask = lax.broadcast_in_dim(mask, a.shape, (a.ndim - 2, a.ndim - 1))
-    return lax.select(mask, a, lax.full_like(a, 0))
-
-
-def triu(m: Any, k: int = 0) -> Any:
-    """Zero out the elements below the k-th diagonal."""
-    return _triangle(m, k, upper=True)
+def _triangle_mask(name: str, m: Any, k: int) -> tuple[Any, Any]:
+    """(the array, a bool mask of its last two axes that is True at and below diagonal k)."""
+    from edujax.numpy.creation import tri
+    a = _ensure_array(name, m)
+    shape = np.shape(a)
+    if len(shape) < 2:
+        raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
+    mask = tri(shape[-2], shape[-1], k=k, dtype=bool)
+    return a, lax.broadcast(mask, shape[:-2])
 
 
 def tril(m: Any, k: int = 0) -> Any:
     """Zero out the elements above the k-th diagonal."""
-    return _triangle(m, k, upper=False)
+    from edujax.numpy.creation import zeros_like
+    a, below = _triangle_mask("tril", m, k)
+    return lax.select(below, a, zeros_like(a))
+
+
+def triu(m: Any, k: int = 0) -> Any:
+    """Zero out the elements below the k-th diagonal."""
+    from edujax.numpy.creation import zeros_like
+    a, below = _triangle_mask("triu", m, k - 1)
+    return lax.select(below, zeros_like(a), a)
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-    """The diagonal as a gather-free computation: mask with eye, then sum one axis."""
-    a = asarray(a)
+    """The k-th diagonal of the matrices formed by ``axis1`` and ``axis2`` (last axis
+    of the result). Built from slices: element i is ``a[i, i + offset]``."""
+    a = _ensure_array("diagonal", a)
+    if np.ndim(a) < 2:
+        raise ValueError("diagonal requires an array of at least two dimensions.")
+    offset = operator.index(offset)
+    shape = np.shape(a)
     a = moveaxis(a, (axis1, axis2), (-2, -1))
-    n, m = a.shape[-2:]
-    length = builtins.max(0, builtins.min(n + builtins.min(offset, 0),
-                                          m - builtins.max(offset, 0)))
+    length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
+                                          shape[axis2] - builtins.max(offset, 0)))
     rows = [i - builtins.min(offset, 0) for i in range(length)]
     cols = [i + builtins.max(offset, 0) for i in range(length)]
-    picked = [lax.index_in_dim(lax.index_in_dim(a, r, a.ndim - 2, False), c, a.ndim - 2, False)
+    ndim = np.ndim(a)
+    picked = [lax.index_in_dim(lax.index_in_dim(a, r, ndim - 2, False), c, ndim - 2, False)
               for r, c in zip(rows, cols)]
     if not picked:
-        return lax.full(a.shape[:-2] + (0,), 0, a.dtype)
-    return stack(picked, axis=-1)
+        return lax.full(np.shape(a)[:-2] + (0,), 0, a.dtype)
+    return lax.stack(picked, ndim - 2)
 
 
 def diag(v: Any, k: int = 0) -> Any:
-    """The k-th diagonal of a matrix, or a matrix with ``v`` on its k-th diagonal."""
-    v = asarray(v)
-    if v.ndim == 2:
-        return diagonal(v, k)
-    if v.ndim != 1:
+    """The k-th diagonal of a matrix, or a matrix with the vector ``v`` on its k-th diagonal."""
+    from edujax.numpy.creation import eye
+    from edujax.numpy.ufuncs import _where
+    v = _ensure_array("diag", v)
+    k = operator.index(k)
+    if np.ndim(v) == 2:
+        return diagonal(v, offset=k)
+    if np.ndim(v) != 1:
         raise ValueError("diag input must be 1d or 2d")
-    n = v.shape[0] + abs(k)
-    mask = lax.eq(lax.add(lax.broadcasted_iota(dtypes.int_dtype(), (n, n), 0),
-                          lax._convert_element_type(k, dtypes.int_dtype(), False)),
-                  lax.broadcasted_iota(dtypes.int_dtype(), (n, n), 1))
-    # Entry (r, c) with c == r + k holds v[r] when k >= 0, and v[c] when k < 0.
-    padded = lax.pad(v, lax._convert_element_type(0, v.dtype, False), [(0, abs(k), 0)])
-    row = lax.broadcast_in_dim(padded, (n, n), (0,) if k >= 0 else (1,))
-    return lax.select(mask, row, lax.full_like(row, 0))
+    n = np.shape(v)[0] + builtins.abs(k)
+    zero = lax.full_like(v, 0, shape=())
+    padded = lax.pad(v, zero, ((builtins.max(0, -k), builtins.max(0, k), 0),))
+    # Row r of the result holds padded[r] on its diagonal: a column vector, broadcast.
+    return _where(eye(n, k=k, dtype=bool), lax.expand_dims(padded, (1,)), zero)
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: None = None) -> Any:
+    """The sum of the k-th diagonal: mask everything else with an eye, then sum."""
+    from edujax.numpy.creation import eye, zeros_like
     from edujax.numpy.reductions import sum
-    return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    from edujax.numpy.ufuncs import where
+    a = _ensure_array("trace", a)
+    ndim = np.ndim(a)
+    if canonicalize_axis(axis1, ndim) == canonicalize_axis(axis2, ndim):
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
+    shape = np.shape(a)
+    a = moveaxis(a, (axis1, axis2), (-2, -1))
+    a = where(eye(shape[axis1], shape[axis2], k=offset, dtype=bool), a, zeros_like(a))
+    return sum(a, axis=(-2, -1), dtype=dtype)
 
 
+# ---------------------------------------------------------------- sizes
 def ndim(a: Any) -> int:
     return np.ndim(a)
 
@@ -393,3 +568,4 @@ def shape(a: Any) -> tuple[int, ...]:
 
 def size(a: Any, axis: int | None = None) -> int:
     return int(np.size(a)) if axis is None else np.shape(a)[axis]
+

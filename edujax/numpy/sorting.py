@@ -1,8 +1,9 @@
-"""Sorting and searching: sort, argsort, nonzero, argwhere, unique, searchsorted.
+"""Sorting and searching: sort, argsort, searchsorted, nonzero, argwhere, unique.
 
 ``lax.sort`` sorts several arrays by the first one, so argsort is "sort the pair
-(x, 0..n-1) by x and keep the second". Functions whose output size depends on
-the data (nonzero, unique) need concrete input, or a static ``size=``.
+(x, 0..n-1) by x and keep the second". NaNs sort after every number, as in NumPy.
+Functions whose output size depends on the data (nonzero, unique) need concrete
+input, or a static ``size=``.
 """
 from __future__ import annotations
 
@@ -12,40 +13,87 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
-from edujax.numpy.util import asarray, canonicalize_axis, check_arraylike
+from edujax.numpy.util import asarray, canonicalize_axis, check_arraylike, promote_dtypes
+
+
+def _ensure_array(name: str, a: Any) -> Any:
+    check_arraylike(name, a)
+    return asarray(a)
 
 
 def sort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = None,
          stable: bool = True, descending: bool = False) -> Any:
     """Sorted copy of ``a`` (NaNs last); ``axis=None`` sorts the flattened array."""
-    check_arraylike("sort", a)
-    a = asarray(a)
+    a = _ensure_array("sort", a)
+    if kind is not None:
+        raise TypeError("'kind' argument to sort is not supported. Use stable=True or "
+                        "stable=False to specify sort stability.")
+    if order is not None:
+        raise TypeError("'order' argument to sort is not supported.")
     if axis is None:
-        a, axis = lax.reshape(a, (a.size,)), 0
-    axis = canonicalize_axis(axis, a.ndim)
+        a, axis = lax.reshape(a, (int(np.size(a)),)), 0
+    axis = canonicalize_axis(axis, np.ndim(a))
     out = lax.sort(a, axis, is_stable=stable)
     return lax.rev(out, (axis,)) if descending else out
 
 
 def argsort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = None,
-            stable: bool = True, descending: bool = False) -> Any:
-    """Indices that would sort ``a`` (stable: equal elements keep their order)."""
-    check_arraylike("argsort", a)
-    a = asarray(a)
+            stable: bool = True, descending: bool = False, dtype: Any = None) -> Any:
+    """Indices that would sort ``a`` (stable: equal elements keep their order).
+
+    Descending and stable: reverse the array, sort ascending, and reverse the
+    result, so that equal elements still come out in their original order.
+    """
+    a = _ensure_array("argsort", a)
+    if kind is not None:
+        raise TypeError("'kind' argument to argsort is not supported. Use stable=True or "
+                        "stable=False to specify sort stability.")
+    if order is not None:
+        raise TypeError("'order' argument to argsort is not supported.")
     if axis is None:
-        a, axis = lax.reshape(a, (a.size,)), 0
-    axis = canonicalize_axis(axis, a.ndim)
-    if descending:
-        # Sort the reversed array ascending, map indices back, reverse the result:
-        # descending order in which equal elements still keep their original order.
-        n = lax._convert_element_type(a.shape[axis] - 1, dtypes.int_dtype(), False)
-        perm = argsort(lax.rev(a, (axis,)), axis, stable=stable)
-        return lax.rev(lax.sub(n, perm), (axis,))
-    iota = lax.broadcasted_iota(dtypes.int_dtype(), a.shape, axis)
-    _, perm = lax.sort((a, iota), axis, is_stable=stable, num_keys=1)
-    return perm
+        a, axis = lax.reshape(a, (int(np.size(a)),)), 0
+    axis = canonicalize_axis(axis, np.ndim(a))
+    index_dtype = dtypes.int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtype)
+    iota = lax.broadcasted_iota(index_dtype, np.shape(a), axis)
+    if descending and stable:
+        a, iota = lax.rev(a, (axis,)), lax.rev(iota, (axis,))
+    _, indices = lax.sort_key_val(a, iota, axis, is_stable=stable)
+    return lax.rev(indices, (axis,)) if descending else indices
 
 
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
+                 method: str = "scan") -> Any:
+    """Where to insert ``v`` into the sorted 1-D ``a`` to keep it sorted: the number of
+    elements of ``a`` that come before (``side="left"``) or not after (``"right"``).
+
+    NaN counts as larger than every number, as in the sort order.
+    """
+    check_arraylike("searchsorted", a, v, *(() if sorter is None else (sorter,)))
+    if side not in ("left", "right"):
+        raise ValueError(f"invalid argument side={side!r}, expected 'left' or 'right'")
+    a, v = asarray(a), asarray(v)
+    if np.ndim(a) != 1:
+        raise ValueError("a should be 1-dimensional")
+    a, v = promote_dtypes(a, v)
+    if sorter is not None:
+        a = a[asarray(sorter)]
+    from edujax.numpy.reductions import sum
+    shape = np.shape(v) + np.shape(a)
+    a_b = lax.broadcast_in_dim(a, shape, (np.ndim(v),))
+    v_b = lax.broadcast_in_dim(v, shape, tuple(range(np.ndim(v))))
+    before = _total_lt(a_b, v_b) if side == "left" else lax.bitwise_not(_total_lt(v_b, a_b))
+    return sum(before, axis=-1, dtype=dtypes.int_dtype())
+
+
+def _total_lt(x: Any, y: Any) -> Any:
+    """``x < y`` in the sort order, where NaN is larger than every number."""
+    if x.dtype.kind != "f":
+        return lax.lt(x, y)
+    x_nan, y_nan = lax.ne(x, x), lax.ne(y, y)
+    return lax.bitwise_or(lax.lt(x, y), lax.bitwise_and(y_nan, lax.bitwise_not(x_nan)))
+
+
+# ---------------------------------------------------------------- data-dependent shapes
 def _concrete_value(x: Any, name: str) -> np.ndarray:
     if isinstance(x, core.Tracer):
         value = x.to_concrete_value()
@@ -58,52 +106,61 @@ def _concrete_value(x: Any, name: str) -> np.ndarray:
     return np.asarray(x)
 
 
+def _pad_to(values: np.ndarray, size: int, fill: Any) -> np.ndarray:
+    """The first ``size`` values, padded with ``fill`` if there are fewer."""
+    values = values[:size]
+    padding = np.full(size - len(values), fill, dtype=values.dtype)
+    return np.concatenate([values, padding])
+
+
 def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple:
-    """Indices of the non-zero elements, one array per dimension (needs concrete input)."""
+    """Indices of the non-zero elements, one array per dimension.
+
+    The number of results depends on the data, so ``a`` must be concrete, or
+    ``size`` given (results are then cut or padded with ``fill_value``, default 0).
+    """
     check_arraylike("nonzero", a)
-    value = _concrete_value(a, "nonzero")
-    idx = np.nonzero(value)
+    if np.ndim(a) == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "jnp.atleast_1d(scalar).nonzero() instead.")
+    idx = np.nonzero(_concrete_value(a, "nonzero"))
     if size is not None:
-        fill = 0 if fill_value is None else fill_value
-        idx = tuple(np.concatenate([i[:size], np.full(max(size - len(i), 0), fill)]) for i in idx)
+        fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * len(idx)
+        idx = tuple(_pad_to(i, size, 0 if f is None else f) for i, f in zip(idx, fills))
     return tuple(Array(i.astype(dtypes.int_dtype())) for i in idx)
 
 
 def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
-    return nonzero(np.ravel(_concrete_value(a, "flatnonzero")), size=size,
-                   fill_value=fill_value)[0]
+    """Indices of the non-zero elements of the flattened array."""
+    from edujax.numpy.shape_ops import ravel
+    return nonzero(ravel(a), size=size, fill_value=fill_value)[0]
 
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
-    idx = nonzero(a, size=size, fill_value=fill_value)
-    if not idx:
-        return Array(np.zeros((int(bool(np.asarray(a))), 0), dtypes.int_dtype()))
-    return Array(np.stack([np.asarray(i) for i in idx], axis=1))
+    """The indices of the non-zero elements, one row per element."""
+    check_arraylike("argwhere", a)
+    value = _concrete_value(a, "argwhere")
+    idx = nonzero(np.atleast_1d(value), size=size, fill_value=fill_value)
+    rows = np.stack([np.asarray(i) for i in idx], axis=1)
+    return Array(rows[:, :np.ndim(value)].astype(dtypes.int_dtype()))
 
 
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: int | None = None, *, size: int | None = None,
-           fill_value: Any = None) -> Any:
-    """Sorted unique values (needs concrete input: the result's length depends on data)."""
+           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
+           size: int | None = None, fill_value: Any = None, sorted: bool = True) -> Any:
+    """Sorted unique values (and optionally where they first occur, how to rebuild the
+    input from them, and how often each occurs).
+
+    The result's length depends on the data, so the input must be concrete, or
+    ``size`` given (padding with ``fill_value``, by default the smallest value).
+    """
+    check_arraylike("unique", ar)
     value = _concrete_value(ar, "unique")
     out = np.unique(value, return_index=return_index, return_inverse=return_inverse,
-                    return_counts=return_counts, axis=axis)
-    if not isinstance(out, tuple):
-        return Array(out.astype(dtypes.canonicalize_dtype(out.dtype)))
-    return tuple(Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in out)
-
-
-def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None,
-                 method: str = "scan") -> Any:
-    """Where to insert ``v`` into sorted ``a``: count the elements that come before."""
-    a, v = asarray(a), asarray(v)
-    if sorter is not None:
-        a = a[asarray(sorter)]
-    cmp = lax.lt if side == "left" else lax.le
-    from edujax.numpy.reductions import sum
-    from edujax.numpy.util import promote_dtypes
-    a, v = promote_dtypes(a, v)
-    a, v = asarray(a), asarray(v)
-    before = cmp(lax.broadcast_in_dim(a, v.shape + a.shape, (v.ndim,)),
-                 lax.broadcast_in_dim(v, v.shape + a.shape, tuple(range(v.ndim))))
-    return sum(before, axis=-1, dtype=dtypes.int_dtype())
+                    return_counts=return_counts, axis=axis, equal_nan=equal_nan)
+    outs = list(out) if isinstance(out, tuple) else [out]
+    if size is not None:
+        fill = outs[0].min() if fill_value is None and outs[0].size else fill_value
+        outs[0] = _pad_to(outs[0], size, 0 if fill is None else fill)
+    arrays = [Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in outs]
+    return tuple(arrays) if len(arrays) > 1 else arrays[0]

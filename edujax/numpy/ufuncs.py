@@ -1,70 +1,31 @@
 """Elementwise jax.numpy functions, each written only in terms of lax.
 
 Most are one line: promote the arguments (util.py), then call one lax function.
-The ones with more to say (floor_divide, remainder, power) explain themselves.
+Three promotions are used, and which one a function uses decides its output dtype:
+
+* ``promote_args``: the common dtype of the arguments (``int32 + float32 -> float32``);
+* ``promote_args_inexact``: the same, then integers and bools become the default
+  float (``jnp.sqrt(4) -> 2.0``);
+* ``promote_args_numeric``: the same, then bool becomes int32 (``jnp.square(True) -> 1``).
+
+The functions with more to say (floor_divide, remainder, power, hypot) explain
+themselves. The order of operations follows JAX's own implementation, so that
+printed jaxprs and edge cases (division by zero, NaN, -0.0) come out the same.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 import numpy as np
 
-from edujax import dtypes, lax
-from edujax.array import Array
-from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, promote_args,
+from edujax import core, dtypes, lax
+from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
+                               promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
-                               promote_shapes)
+                               promote_dtypes_inexact, promote_dtypes_numeric, promote_shapes)
 
-
-def _unary(name: str, lax_fn: Callable, inexact: bool = False) -> Callable:
-    promote = promote_args_inexact if inexact else promote_args
-
-    def fn(x: Any, /) -> Any:
-        if type(x) is Array and (not inexact or x._value.dtype.kind in "fc"):
-            return lax_fn(x)  # fast path: nothing to promote
-        return lax_fn(*promote(name, x))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
-    return fn
-
-
-def _binary(name: str, lax_fn: Callable, inexact: bool = False,
-            bool_fn: Callable | None = None) -> Callable:
-    """``bool_fn`` replaces ``lax_fn`` on booleans (JAX: add of bools is logical or)."""
-    promote = promote_args_inexact if inexact else promote_args
-
-    def fn(x1: Any, x2: Any, /) -> Any:
-        if not _already_promoted(x1, x2, inexact):  # the fast path skips promotion
-            x1, x2 = promote(name, x1, x2)
-        if bool_fn is not None and _is_bool(x1):
-            return bool_fn(x1, x2)
-        return lax_fn(x1, x2)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
-    return fn
-
-
-def _already_promoted(x1: Any, x2: Any, inexact: bool) -> bool:
-    """Two concrete arrays of one dtype, weak type and rank need no promotion at all."""
-    if type(x1) is not Array or type(x2) is not Array or x1._weak_type != x2._weak_type:
-        return False
-    v1, v2 = x1._value, x2._value
-    return (v1.dtype == v2.dtype and v1.ndim == v2.ndim
-            and (not inexact or v1.dtype.kind in "fc"))
-
-
-# ---------------------------------------------------------------- arithmetic
-add = _binary("add", lax.add, bool_fn=lax.bitwise_or)
-subtract = _binary("subtract", lax.sub)
-multiply = _binary("multiply", lax.mul, bool_fn=lax.bitwise_and)
-true_divide = divide = _binary("true_divide", lax.div, inexact=True)
-maximum = _binary("maximum", lax.max)
-minimum = _binary("minimum", lax.min)
-arctan2 = _binary("arctan2", lax.atan2, inexact=True)
-nextafter = _binary("nextafter", lax.nextafter, inexact=True)
-negative = _unary("negative", lax.neg)
-sign = _unary("sign", lax.sign)
-square = _unary("square", lax.square)
+# ---------------------------------------------------------------- small helpers
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -73,9 +34,88 @@ def _dtype(x: Any) -> np.dtype:
 
 
 def _is_bool(x: Any) -> bool:
-    if type(x) is Array:
-        return x._value.dtype.kind == "b"
     return _dtype(x) == dtypes.bool_
+
+
+def _is_integral(x: Any) -> bool:
+    """Integer or bool: rounding functions leave these alone."""
+    return _dtype(x).kind in "iub"
+
+
+def _lax_const(example: Any, value: Any) -> Any:
+    """The constant ``value`` with the dtype of ``example`` (JAX's ``lax._const``).
+
+    A weakly typed *scalar* example gets a Python scalar back, so the constant
+    stays weak too (``jnp.deg2rad(2.0)`` is weak); anything else gets a NumPy
+    scalar of exactly the example's dtype, which a jaxpr prints as a literal.
+    """
+    dtype, weak = dtypes.dtype_and_weak(example)
+    if weak and np.ndim(example) == 0:
+        value = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](value)
+        if dtypes.default_dtype(type(value)) == dtype:
+            return value
+    return np.asarray(value, dtype)[()]
+
+
+def _constant_like(example: Any, value: Any) -> Any:
+    """``value`` as a (strongly typed) constant of the example's dtype."""
+    return np.asarray(value, _dtype(example))[()]
+
+
+def _ones(x: Any) -> Any:
+    """An array of ones shaped like ``x``, of its dtype and weak type."""
+    return lax.full_like(x, 1)
+
+
+def _to_bool(x: Any) -> Any:
+    """Truth values: bools as they are, anything else compared with zero."""
+    return x if _is_bool(x) else lax.ne(x, _lax_const(x, 0))
+
+
+def _isnan(x: Any) -> Any:
+    return lax.ne(x, x)  # NaN is the only value not equal to itself
+
+
+_ensure_arraylike = ensure_arraylike
+
+
+def _unary(name: str, lax_fn: Callable, promote: Callable = promote_args) -> Callable:
+    """``fn(x) = lax_fn(promote(x))``, named like the NumPy function it stands for."""
+    def fn(x: Any, /) -> Any:
+        return lax_fn(*promote(name, x))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
+    return fn
+
+
+def _binary(name: str, lax_fn: Callable, promote: Callable = promote_args) -> Callable:
+    """``fn(x, y) = lax_fn(*promote(x, y))``, named like the NumPy function."""
+    def fn(x1: Any, x2: Any, /) -> Any:
+        return lax_fn(*promote(name, x1, x2))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
+    return fn
+
+
+# ---------------------------------------------------------------- arithmetic
+# On bools, + is "or" and * is "and" (as in NumPy); lax.add refuses bools.
+add = _binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
+subtract = _binary("subtract", lax.sub)
+multiply = _binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else
+                   lax.mul(x, y))
+true_divide = _binary("true_divide", lax.div, promote_args_inexact)
+maximum = _binary("maximum", lax.max)
+minimum = _binary("minimum", lax.min)
+arctan2 = _binary("arctan2", lax.atan2, promote_args_inexact)
+nextafter = _binary("nextafter", lax.nextafter, promote_args_inexact)
+float_power = _binary("float_power", lax.pow, promote_args_inexact)
+negative = _unary("negative", lax.neg)
+sign = _unary("sign", lax.sign)
+
+
+def divide(x1: Any, x2: Any, /) -> Any:
+    """``x1 / x2``, always a float (integers are promoted first)."""
+    return true_divide(x1, x2)
 
 
 def positive(x: Any, /) -> Any:
@@ -83,177 +123,273 @@ def positive(x: Any, /) -> Any:
 
 
 def absolute(x: Any, /) -> Any:
-    x, = promote_args("absolute", x)
-    return x if _dtype(x).kind in "ub" else lax.abs(x)
+    """``|x|``; bools and unsigned integers are returned as they are."""
+    x, = _ensure_arraylike("absolute", x)
+    return asarray(x) if _dtype(x).kind in "ub" else lax.abs(x)
 
 
 abs = absolute
 
 
+def square(x: Any, /) -> Any:
+    x, = _ensure_arraylike("square", x)
+    x, = promote_dtypes_numeric(x)
+    return lax.square(x)
+
+
 def reciprocal(x: Any, /) -> Any:
-    x, = promote_args_inexact("reciprocal", x)
+    x, = _ensure_arraylike("reciprocal", x)
+    x, = promote_dtypes_inexact(x)
     return lax.integer_pow(x, -1)
 
 
 def floor_divide(x1: Any, x2: Any, /) -> Any:
-    """Division rounded down. lax.div truncates toward zero, so negative quotients
-    with a remainder are moved down by one."""
+    """Division rounded down (Python's ``//``).
+
+    lax.div truncates toward zero, so for integers a quotient whose operands have
+    different signs, and which left a remainder, is moved down by one.
+    """
     x1, x2 = promote_args_numeric("floor_divide", x1, x2)
-    if _dtype(x1).kind in "iu":
+    kind = _dtype(x1).kind
+    if kind == "u":
+        return lax.div(x1, x2)
+    if kind == "i":
         quotient = lax.div(x1, x2)
-        if _dtype(x1).kind == "u":
-            return quotient
-        wrong_sign = lax.ne(lax.lt(x1, _zero(x1)), lax.lt(x2, _zero(x2)))
-        has_rem = lax.ne(lax.rem(x1, x2), _zero(x1))
-        return lax.select(lax.bitwise_and(wrong_sign, has_rem), lax.sub(quotient, _one(x1)),
-                          quotient)
+        select = logical_and(not_equal(lax.sign(x1), lax.sign(x2)),
+                             not_equal(lax.rem(x1, x2), 0))
+        return _where(select, subtract(quotient, 1), quotient)
+    if kind == "c":
+        raise TypeError("floor_divide does not support complex-valued inputs")
+    return _float_divmod(x1, x2)[0]
+
+
+def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Python's float ``divmod`` (CPython's float_divmod): a floored quotient and a
+    remainder with the sign of the divisor, built from the truncated lax.rem."""
     mod = lax.rem(x1, x2)
-    div = lax.div(lax.sub(x1, mod), x2)
-    wrong = lax.bitwise_and(lax.ne(mod, _zero(mod)), lax.ne(lax.sign(x2), lax.sign(mod)))
-    return lax.round(lax.select(wrong, lax.sub(div, _one(div)), div))
+    x1_corrected = _where(equal(x2, 0), x1, lax.sub(x1, mod))
+    div = lax.div(x1_corrected, x2)
+    fix = lax.bitwise_and(not_equal(mod, 0), not_equal(lax.sign(x2), lax.sign(mod)))
+    mod = lax.select(fix, add(mod, x2), mod)
+    div = lax.select(fix, subtract(div, 1.0), div)
+    return lax.round(div), mod
 
 
 def remainder(x1: Any, x2: Any, /) -> Any:
-    """Remainder with the sign of the divisor (Python's %), built from lax.rem (C's fmod)."""
+    """Remainder with the sign of the divisor (Python's ``%``), from lax.rem (C's fmod).
+
+    An integer division by zero gives 0, as in NumPy (the divisor is replaced by 1).
+    """
     x1, x2 = promote_args_numeric("remainder", x1, x2)
+    zero = _constant_like(x1, 0)
+    if _dtype(x2).kind in "iu":
+        x2 = _where(equal(x2, 0), _ones(x2), x2)
     trunc_mod = lax.rem(x1, x2)
-    nonzero = lax.ne(trunc_mod, _zero(trunc_mod))
-    fix = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, _zero(trunc_mod)), lax.lt(x2, _zero(x2))),
-                          nonzero)
-    return lax.select(fix, lax.add(trunc_mod, x2), trunc_mod)
+    trunc_mod_not_zero = lax.ne(trunc_mod, zero)
+    do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),
+                              trunc_mod_not_zero)
+    return lax.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
 
 
 mod = remainder
 
 
 def fmod(x1: Any, x2: Any, /) -> Any:
+    """Remainder with the sign of the dividend (C's fmod); integer x % 0 gives 0."""
+    x1, x2 = _ensure_arraylike("fmod", x1, x2)
+    if dtypes.result_type(x1, x2).kind in "iu":
+        x2 = _where(equal(x2, 0), _ones(x2), x2)
     return lax.rem(*promote_args_numeric("fmod", x1, x2))
 
 
 def divmod(x1: Any, x2: Any, /) -> tuple:
-    return floor_divide(x1, x2), remainder(x1, x2)
-
-
-def _zero(x: Any) -> Any:
-    return lax._convert_element_type(0, _dtype(x), False)
-
-
-def _one(x: Any) -> Any:
-    return lax._convert_element_type(1, _dtype(x), False)
+    """``(x1 // x2, x1 % x2)``."""
+    x1, x2 = promote_args_numeric("divmod", x1, x2)
+    if _dtype(x1).kind in "iu":
+        return floor_divide(x1, x2), remainder(x1, x2)
+    return _float_divmod(x1, x2)
 
 
 def power(x1: Any, x2: Any, /) -> Any:
-    """``x1 ** x2``. A Python int exponent becomes ``integer_pow`` (exact repeated
-    multiplication); otherwise floats use ``pow``, integers binary exponentiation."""
+    """``x1 ** x2``, in one of three ways.
+
+    1. A concrete integer exponent (``x ** 3``) becomes ``integer_pow``: repeated
+       multiplication, exact, and keeping x's dtype.
+    2. Integer (or bool) base and integer exponent: binary exponentiation with a
+       traced exponent (``_pow_int_int``); it wraps around on overflow like C.
+    3. Otherwise ``lax.pow``. A float base keeps its dtype for an integer power.
+    """
     check_arraylike("power", x1, x2)
-    if type(x2) is int:
-        x1, = promote_args_numeric("power", x1)
-        return lax.integer_pow(x1, x2)
-    x1, x2 = promote_args_numeric("power", x1, x2)
-    if _dtype(x1).kind in "iu":
-        return _pow_int_int(x1, x2)
-    return lax.pow(x1, x2)
+    exponent = _concrete_int(x2)
+    if exponent is not None:
+        x1, = promote_dtypes_numeric(x1)
+        return lax.integer_pow(x1, exponent)
+    x1, x2 = promote_shapes("power", x1, x2)  # ranks only: the dtypes are decided below
+    x1_, x2_ = promote_args_numeric("power", x1, x2)
+    if _dtype(x1_).kind in "iub":
+        return _pow_int_int(x1_, x2_)
+    if _dtype(x1).kind in "fc" and _dtype(x2).kind in "iu":
+        return lax.pow(x1, x2)
+    return lax.pow(x1_, x2_)
+
+
+def _concrete_int(x: Any) -> int | None:
+    """The value of ``x`` if it is a known integer scalar (a Python int, 0-d int array)."""
+    if isinstance(x, core.Tracer):
+        x = x.to_concrete_value()
+        if x is None:
+            return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
 
 
 def _pow_int_int(x1: Any, x2: Any) -> Any:
-    """Integer powers by squaring, a fixed 6 rounds (more would overflow anyway)."""
-    zero, one = _zero(x2), _one(x2)
-    acc = lax.select(lax.bitwise_and(lax.eq(x1, _zero(x1)), lax.ne(x2, zero)),
-                     lax.full_like(x1, 0), lax.full_like(x1, 1))
+    """Integer power by binary exponentiation: square the base each round and multiply
+    it in when the exponent's low bit is set. Six rounds cover exponents below 64,
+    which is as far as any base above 1 can go before overflowing."""
+    zero, one = _constant_like(x2, 0), _constant_like(x2, 1)
+    # 0 ** n is 0 for n != 0, but 0 ** 0 is 1.
+    acc = _where(lax.bitwise_and(lax.eq(x1, zero), lax.ne(x2, zero)), zero, one)
     for _ in range(6):
-        acc = lax.select(lax.ne(lax.bitwise_and(x2, one), zero), lax.mul(acc, x1), acc)
+        acc = _where(lax.bitwise_and(x2, one), lax.mul(acc, x1), acc)
         x1 = lax.mul(x1, x1)
         x2 = lax.shift_right_logical(x2, one)
     return acc
 
 
-float_power = _binary("float_power", lax.pow, inexact=True)
-
 # ---------------------------------------------------------------- exponentials & friends
-exp = _unary("exp", lax.exp, inexact=True)
-exp2 = _unary("exp2", lax.exp2, inexact=True)
-expm1 = _unary("expm1", lax.expm1, inexact=True)
-log = _unary("log", lax.log, inexact=True)
-log1p = _unary("log1p", lax.log1p, inexact=True)
-sqrt = _unary("sqrt", lax.sqrt, inexact=True)
-cbrt = _unary("cbrt", lax.cbrt, inexact=True)
-sin = _unary("sin", lax.sin, inexact=True)
-cos = _unary("cos", lax.cos, inexact=True)
-tan = _unary("tan", lax.tan, inexact=True)
-arcsin = _unary("arcsin", lax.asin, inexact=True)
-arccos = _unary("arccos", lax.acos, inexact=True)
-arctan = _unary("arctan", lax.atan, inexact=True)
-sinh = _unary("sinh", lax.sinh, inexact=True)
-cosh = _unary("cosh", lax.cosh, inexact=True)
-tanh = _unary("tanh", lax.tanh, inexact=True)
-arcsinh = _unary("arcsinh", lax.asinh, inexact=True)
-arccosh = _unary("arccosh", lax.acosh, inexact=True)
-arctanh = _unary("arctanh", lax.atanh, inexact=True)
+exp = _unary("exp", lax.exp, promote_args_inexact)
+exp2 = _unary("exp2", lax.exp2, promote_args_inexact)
+expm1 = _unary("expm1", lax.expm1, promote_args_inexact)
+log = _unary("log", lax.log, promote_args_inexact)
+log1p = _unary("log1p", lax.log1p, promote_args_inexact)
+sqrt = _unary("sqrt", lax.sqrt, promote_args_inexact)
+cbrt = _unary("cbrt", lax.cbrt, promote_args_inexact)
+sin = _unary("sin", lax.sin, promote_args_inexact)
+cos = _unary("cos", lax.cos, promote_args_inexact)
+tan = _unary("tan", lax.tan, promote_args_inexact)
+arcsin = _unary("arcsin", lax.asin, promote_args_inexact)
+arccos = _unary("arccos", lax.acos, promote_args_inexact)
+arctan = _unary("arctan", lax.atan, promote_args_inexact)
+sinh = _unary("sinh", lax.sinh, promote_args_inexact)
+cosh = _unary("cosh", lax.cosh, promote_args_inexact)
+tanh = _unary("tanh", lax.tanh, promote_args_inexact)
+arcsinh = _unary("arcsinh", lax.asinh, promote_args_inexact)
+arccosh = _unary("arccosh", lax.acosh, promote_args_inexact)
+arctanh = _unary("arctanh", lax.atanh, promote_args_inexact)
 
 
 def log2(x: Any, /) -> Any:
+    """``log(x) / log(2)``."""
     x, = promote_args_inexact("log2", x)
-    return lax.div(lax.log(x), lax.log(_const(x, 2)))
+    return lax.div(lax.log(x), lax.log(_constant_like(x, 2)))
 
 
 def log10(x: Any, /) -> Any:
+    """``log(x) * (1 / log(10))``, with that constant written out exactly."""
     x, = promote_args_inexact("log10", x)
-    return lax.div(lax.log(x), lax.log(_const(x, 10)))
+    return lax.mul(lax.log(x), _constant_like(x, 0.4342944819032518))
 
 
 def logaddexp(x1: Any, x2: Any, /) -> Any:
+    """``log(exp(x1) + exp(x2))`` without overflow: ``max + log1p(exp(-|x1 - x2|))``."""
     x1, x2 = promote_args_inexact("logaddexp", x1, x2)
     amax = lax.max(x1, x2)
     delta = lax.sub(x1, x2)
-    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),  # NaN in, NaN out
+    return lax.select(_isnan(delta), lax.add(x1, x2),  # NaN, or infinities of one sign
                       lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))))
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
+    """``sqrt(x1**2 + x2**2)`` computed as ``big * sqrt(1 + (small/big)**2)``, which
+    neither overflows nor underflows where the plain formula would."""
     x1, x2 = promote_args_inexact("hypot", x1, x2)
-    return lax.sqrt(lax.add(lax.mul(x1, x1), lax.mul(x2, x2)))
+    x1, x2 = lax.abs(x1), lax.abs(x2)
+    idx_inf = lax.bitwise_or(_isposinf(x1), _isposinf(x2))
+    big, small = maximum(x1, x2), minimum(x1, x2)
+    safe_big = _where(equal(big, 0), _ones(big), big)
+    ratio = lax.div(small, safe_big)
+    out = _where(equal(big, 0), big, multiply(big, lax.sqrt(add(1, lax.square(ratio)))))
+    return _where(idx_inf, _lax_const(out, np.inf), out)
+
+
+def _isposinf(x: Any) -> Any:
+    return lax.eq(x, _lax_const(x, np.inf))
 
 
 def deg2rad(x: Any, /) -> Any:
     x, = promote_args_inexact("deg2rad", x)
-    return lax.mul(x, _const(x, np.pi / 180))
+    return lax.mul(x, _lax_const(x, np.pi / 180))
 
 
 def rad2deg(x: Any, /) -> Any:
     x, = promote_args_inexact("rad2deg", x)
-    return lax.mul(x, _const(x, 180 / np.pi))
+    return lax.mul(x, _lax_const(x, 180 / np.pi))
 
 
 radians, degrees = deg2rad, rad2deg
 
-
-def _const(x: Any, value: Any) -> Any:
-    return lax._convert_element_type(value, _dtype(x), False)
-
-
 # ---------------------------------------------------------------- rounding
-floor = _unary("floor", lambda x: x if _is_integral(x) else lax.floor(x))
-ceil = _unary("ceil", lambda x: x if _is_integral(x) else lax.ceil(x))
-trunc = _unary("trunc", lambda x: x if _is_integral(x) else
-               lax.select(lax.lt(x, _zero(x)), lax.ceil(x), lax.floor(x)))
-rint = _unary("rint", lambda x: x if _is_integral(x) else lax.round(x, 1))
-fix = trunc
 
 
-def _is_integral(x: Any) -> bool:
-    return _dtype(x).kind in "iub"
+def _rounding(name: str, lax_fn: Callable) -> Callable:
+    """floor/ceil: integers and bools are already whole numbers and come back as they are."""
+    def fn(x: Any, /) -> Any:
+        x, = _ensure_arraylike(name, x)
+        if _is_integral(x):
+            return asarray(x)
+        return lax_fn(*promote_args_inexact(name, x))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` of a float; integers are returned unchanged."
+    return fn
+
+
+floor = _rounding("floor", lax.floor)
+ceil = _rounding("ceil", lax.ceil)
+
+
+def trunc(x: Any) -> Any:
+    """Round toward zero: ceil for negative values, floor for the others."""
+    x, = _ensure_arraylike("trunc", x)
+    if _is_integral(x):
+        return asarray(x)
+    return _where(lax.lt(x, _lax_const(x, 0)), lax.ceil(x), lax.floor(x))
+
+
+def rint(x: Any, /) -> Any:
+    """Round half to even; integers and bools become floats (as in NumPy)."""
+    x, = _ensure_arraylike("rint", x)
+    if _is_integral(x):
+        return lax.convert_element_type(x, dtypes.float_dtype())
+    return lax.round(x, 1)
 
 
 def round(a: Any, decimals: int = 0, out: None = None) -> Any:
-    """Round half to even, like NumPy (lax.round's method 1)."""
-    a, = promote_args("round", a)
-    if _is_integral(a):
-        return a if decimals >= 0 else lax.mul(lax.div(a, _const(a, 10 ** -decimals)),
-                                               _const(a, 10 ** -decimals))
+    """Round half to even to ``decimals`` places (``x * 10**d``, round, divide back).
+
+    Integers are returned unchanged (negative ``decimals`` are not supported for
+    them); bools have no decimals to round and are refused.
+    """
+    a, = _ensure_arraylike("round", a)
+    decimals = operator.index(decimals)
+    dtype = _dtype(a)
+    if dtype.kind in "iu":
+        if decimals < 0:
+            raise NotImplementedError("integer np.round not implemented for decimals < 0")
+        return asarray(a)
+    if dtype.kind not in "fc":
+        raise ValueError(f"data type {dtype.type!r} not inexact")
+    if decimals > np.log10(np.finfo(dtype).max):
+        return asarray(a)  # rounding beyond the dtype's precision changes nothing
     if decimals == 0:
         return lax.round(a, 1)
-    factor = _const(a, 10.0 ** decimals)
-    return lax.div(lax.round(lax.mul(a, factor), 1), factor)
+    # NB: as in JAX, float16 is rounded in float32 to keep the scaling exact enough.
+    x = lax.convert_element_type(a, np.float32) if dtype == np.float16 else a
+    factor = _lax_const(x, 10 ** decimals)
+    out = lax.div(lax.round(lax.mul(x, factor), 1), factor)
+    return lax.convert_element_type(out, dtype) if dtype == np.float16 else out
 
 
 around = round
@@ -268,14 +404,12 @@ greater_equal = _binary("greater_equal", lax.ge)
 bitwise_and = _binary("bitwise_and", lax.bitwise_and)
 bitwise_or = _binary("bitwise_or", lax.bitwise_or)
 bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor)
-left_shift = _binary("left_shift", lax.shift_left)
+left_shift = _binary("left_shift", lax.shift_left, promote_args_numeric)
 right_shift = _binary("right_shift", lambda x, y: lax.shift_right_logical(x, y)
-                      if _dtype(x).kind == "u" else lax.shift_right_arithmetic(x, y))
-invert = bitwise_not = _unary("invert", lax.bitwise_not)
-
-
-def _to_bool(x: Any) -> Any:
-    return x if _dtype(x) == dtypes.bool_ else lax.ne(x, _zero(x))
+                      if _dtype(x).kind == "u" else lax.shift_right_arithmetic(x, y),
+                      promote_args_numeric)
+invert = _unary("invert", lax.bitwise_not)
+bitwise_not = _unary("bitwise_not", lax.bitwise_not)
 
 
 def _logical(name: str, lax_fn: Callable) -> Callable:
@@ -293,36 +427,56 @@ logical_not = _logical("logical_not", lax.bitwise_not)
 
 
 def isfinite(x: Any, /) -> Any:
-    x, = promote_args("isfinite", x)
-    if _is_integral(x):
-        return lax.full_like(x, True, dtypes.bool_)
-    return lax.is_finite(x)
+    x, = _ensure_arraylike("isfinite", x)
+    if _dtype(x).kind == "f":
+        return lax.is_finite(x)
+    return lax.full_like(x, True, dtypes.bool_)
 
 
 def isinf(x: Any, /) -> Any:
-    x, = promote_args("isinf", x)
-    if _is_integral(x):
-        return lax.full_like(x, False, dtypes.bool_)
-    return lax.eq(lax.abs(x), _const(x, np.inf))
+    x, = _ensure_arraylike("isinf", x)
+    if _dtype(x).kind == "f":
+        return lax.eq(lax.abs(x), _constant_like(x, np.inf))
+    return lax.full_like(x, False, dtypes.bool_)
 
 
 def isnan(x: Any, /) -> Any:
-    x, = promote_args("isnan", x)
-    if _is_integral(x):
+    x, = _ensure_arraylike("isnan", x)
+    return _isnan(x)
+
+
+def signbit(x: Any, /) -> Any:
+    """True where the sign bit is set, so also for -0.0.
+
+    NB: JAX reads the bit itself (``bitcast_convert_type``); we tell -0.0 from
+    0.0 by the sign of ``1/x`` instead, which needs no bit-level primitive.
+    """
+    x, = promote_args("signbit", x)
+    kind = _dtype(x).kind
+    if kind in "iu":
+        return lax.lt(x, _constant_like(x, 0))
+    if kind == "b":
         return lax.full_like(x, False, dtypes.bool_)
-    return lax.ne(x, x)
+    zero = _constant_like(x, 0)
+    negative_zero = lax.lt(lax.div(_constant_like(x, 1), x), zero)
+    return lax.select(lax.eq(x, zero), negative_zero, lax.lt(x, zero))
 
 
 def copysign(x1: Any, x2: Any, /) -> Any:
+    """``|x1|`` with the sign of ``x2``."""
     x1, x2 = promote_args_inexact("copysign", x1, x2)
-    return lax.select(lax.lt(x2, _zero(x2)), lax.neg(lax.abs(x1)), lax.abs(x1))
+    if _dtype(x1).kind == "c":
+        raise TypeError("copysign does not support complex-valued inputs")
+    return _where(signbit(x2), lax.neg(lax.abs(x1)), lax.abs(x1))
 
 
 def heaviside(x1: Any, x2: Any, /) -> Any:
-    x1, x2 = promote_args_inexact("heaviside", x1, x2)
-    zero = _zero(x1)
-    return lax.select(lax.lt(x1, zero), lax.full_like(x1, 0),
-                      lax.select(lax.gt(x1, zero), lax.full_like(x1, 1), x2))
+    """The step function: 0 below zero, 1 above, and ``x2`` at zero."""
+    x1, x2 = _ensure_arraylike("heaviside", x1, x2)
+    x1, x2 = promote_dtypes_inexact(x1, x2)
+    zero = _lax_const(x1, 0)
+    return _where(lax.lt(x1, zero), zero,
+                  _where(lax.gt(x1, zero), _lax_const(x1, 1), _where(_isnan(x1), x1, x2)))
 
 
 # ---------------------------------------------------------------- selection
@@ -334,31 +488,45 @@ def where(condition: Any, x: Any = None, y: Any = None, /, *, size: Any = None,
     output's length depends on the data).
     """
     if x is None and y is None:
+        check_arraylike("where", condition)
         from edujax.numpy.sorting import nonzero
         return nonzero(condition, size=size, fill_value=fill_value)
-    if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided "
-                         "to jax.numpy.where, got {} and {}.".format(x, y))
     check_arraylike("where", condition, x, y)
-    condition = _to_bool(asarray(condition))
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function.")
+    return _where(condition, x, y)
+
+
+def _where(condition: Any, x: Any, y: Any) -> Any:
+    """Three-argument where: a non-bool condition is compared with zero, x and y are
+    promoted to one dtype, and all three are broadcast to one shape for lax.select."""
+    condition, x, y = _ensure_arraylike("where", condition, x, y)
+    condition = _to_bool(condition)
     x, y = promote_dtypes(x, y)
-    condition, x, y = promote_shapes("where", condition, x, y)
-    shape = broadcast_shapes(*(np.shape(v) for v in (condition, x, y)))
-    condition, x, y = (_broadcast_to(v, shape) for v in (condition, x, y))
+    if np.ndim(condition) == 0:  # lax.select takes a scalar condition as it is
+        x, y = _broadcast_arrays(x, y)
+    else:
+        condition, x, y = _broadcast_arrays(condition, x, y)
     return lax.select(condition, x, y)
 
 
-def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
-    from edujax.numpy.shape_ops import broadcast_to
-    return broadcast_to(asarray(x), shape)
+def _broadcast_arrays(*args: Any) -> list:
+    """Broadcast to one shape; an argument that already has it is left alone."""
+    shapes = [np.shape(a) for a in args]
+    shape = broadcast_shapes(*shapes)
+    return [a if s == shape else lax.broadcast_in_dim(a, shape, range(len(shape) - len(s),
+                                                                      len(shape)))
+            for a, s in zip(args, shapes)]
 
 
-def clip(arr: Any = None, /, min: Any = None, max: Any = None, *, a: Any = None,
-         a_min: Any = None, a_max: Any = None) -> Any:
-    """Limit values to [min, max]: maximum with min, then minimum with max."""
-    arr = a if arr is None else arr
-    min = a_min if min is None else min
-    max = a_max if max is None else max
+def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
+    """Limit values to [min, max]: maximum with ``min``, then minimum with ``max``.
+
+    Either bound may be None (no limit on that side).
+    """
+    if arr is None:
+        raise ValueError("No input was provided to the clip function.")
     check_arraylike("clip", arr)
     if min is not None:
         arr = maximum(min, arr)

@@ -31,6 +31,24 @@ def check_arraylike(fun_name: str, *args: Any) -> None:
                             f"at position {pos}.")
 
 
+def ensure_arraylike(fun_name: str, *args: Any) -> list:
+    """Check the arguments, and give NumPy values a canonical dtype: arrays become
+    edujax Arrays, scalars NumPy scalars (a jaxpr shows those as literals).
+
+    Python scalars are kept as they are: lax treats them as weakly typed 0-d arrays.
+    """
+    check_arraylike(fun_name, *args)
+    return [_canonical(a) for a in args]
+
+
+def _canonical(x: Any) -> Any:
+    if isinstance(x, np.ndarray) and x.ndim:
+        return asarray(x)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return np.asarray(x, dtypes.canonicalize_dtype(x.dtype))[()]
+    return x
+
+
 def asarray(x: Any) -> Any:
     """An Array (or tracer) for ``x``; Python scalars keep their weak type."""
     if isinstance(x, (Array, core.Tracer)):
@@ -42,8 +60,8 @@ def asarray(x: Any) -> Any:
 
 
 def promote_dtypes(*args: Any) -> list:
-    if len(args) < 2:
-        return [asarray(a) for a in args]
+    if not args or len(args) == 1 and isinstance(args[0], (Array, core.Tracer)):
+        return list(args)  # the common case of a unary function: nothing to promote
     dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     return [lax._convert_element_type(a, dtype, weak) for a in args]
 
