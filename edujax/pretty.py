@@ -241,9 +241,9 @@ def pp_jaxpr_skeleton(jaxpr: Jaxpr, ctx: PpContext) -> Any:
     eqns = join(brk("; "), [pp_eqn(e, ctx) for e in jaxpr.eqns])
     outvars = concat(text("("), pp_vars(jaxpr.outvars, ctx, separator=","),
                      text(")" if len(jaxpr.outvars) != 1 else ",)"))
-    return concat(group(nest(2, concat(
+    return group(concat(nest(2, concat(
         text("{ "), text("lambda "), constvars, text("; "), invars, text(". "), text("let"),
-        nest(2, concat(brk(), eqns)), brk(), text("in "), outvars))), text(" }"))
+        nest(2, concat(brk(), eqns)), brk(), text("in "), outvars)), text(" }")))
 
 
 def jaxprs_in_params(params: dict) -> list[Jaxpr]:

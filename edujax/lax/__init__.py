@@ -132,8 +132,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
             return value.item()
         return value[()]
     old_dtype, old_weak = dtypes.dtype_and_weak(operand)
-    if old_dtype == new_dtype and old_weak == weak_type and _is_array(operand):
-        return operand
+    if old_dtype == new_dtype and old_weak == weak_type and (
+            _is_array(operand) or isinstance(operand, np.ndarray)):
+        return operand  # nothing to do (JAX also forwards such a cast instead of staging it)
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type),
                                        sharding=None)
 
@@ -391,7 +392,8 @@ def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
 def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None,
                 out_sharding=None):
     (lc, rc), (lb, rb) = dimension_numbers
-    dims = ((tuple(map(int, lc)), tuple(map(int, rc))), (tuple(map(int, lb)), tuple(map(int, rb))))
+    dims = ((tuple(builtins.map(int, lc)), tuple(builtins.map(int, rc))),
+            (tuple(builtins.map(int, lb)), tuple(builtins.map(int, rb))))
     if preferred_element_type is not None:
         preferred_element_type = dtypes.canonicalize_dtype(preferred_element_type)
     return dot_general_p.bind(lhs, rhs, dimension_numbers=dims, precision=precision,
@@ -430,6 +432,6 @@ def full_like(x, fill_value, dtype=None, shape=None):
     shape = np.shape(x) if shape is None else tuple(shape)
     return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
 
-from edujax.lax.control_flow import _lax_module_getattr as __getattr__, cond, fori_loop, scan, switch, while_loop  # noqa: E402,F401,E501
+from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402,F401
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin,  # noqa: E402,F401
                                  ppermute, psum)
