@@ -13,14 +13,38 @@ from edujax.interpreters import ad
 from edujax.tree_util import tree_flatten, tree_map, tree_structure, tree_unflatten
 
 
-def _flat_fun(fun: Callable, in_tree: Any, out_store: list) -> Callable:
-    """Wrap ``fun`` to take and return flat lists; remember the output tree."""
-    def flat(*leaves):
-        out = fun(*tree_unflatten(in_tree, list(leaves)))
-        flat_out, out_tree = tree_flatten(out)
-        out_store[:] = [out_tree]
-        return flat_out
-    return flat
+class _Flat:
+    """``fun`` as a function of flat leaves returning flat leaves.
+
+    With ``has_aux``, the auxiliary output's array leaves are returned *after* the
+    real outputs, so the transformation hands back their primal values (never a
+    tracer); non-array aux leaves are kept aside untouched.
+    """
+
+    def __init__(self, fun: Callable, in_tree: Any, has_aux: bool = False):
+        self.fun, self.in_tree, self.has_aux = fun, in_tree, has_aux
+
+    def __call__(self, *leaves: Any) -> list:
+        out = self.fun(*tree_unflatten(self.in_tree, list(leaves)))
+        aux_leaves: list = []
+        if self.has_aux:
+            out, aux = out
+            aux_leaves, self.aux_tree = tree_flatten(aux)
+            self.aux_is_array = [core.is_array_like(x) for x in aux_leaves]
+            self.aux_other = [x for x, a in zip(aux_leaves, self.aux_is_array) if not a]
+            aux_leaves = [x for x, a in zip(aux_leaves, self.aux_is_array) if a]
+        flat_out, self.out_tree = tree_flatten(out)
+        self.num_out = len(flat_out)
+        return [*flat_out, *aux_leaves]
+
+    def split(self, values: list) -> tuple[Any, Any]:
+        """(output pytree, aux pytree) from the flat values of the outputs."""
+        out = tree_unflatten(self.out_tree, values[:self.num_out])
+        if not self.has_aux:
+            return out, None
+        arrays, others = iter(values[self.num_out:]), iter(self.aux_other)
+        aux = [next(arrays) if a else next(others) for a in self.aux_is_array]
+        return out, tree_unflatten(self.aux_tree, aux)
 
 
 def _tangent_or_zero(primal: Any, tangent: Any) -> Any:
@@ -44,69 +68,56 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
         if pa.shape != ta.shape:
             raise ValueError("jvp called with different primal and tangent shapes;Got primal "
                              f"shape {pa.shape} and tangent shape as {ta.shape}")
-    out_tree: list = []
-    aux_store: list = []
-
-    def fun_no_aux(*args):
-        out = fun(*args)
-        if has_aux:
-            out, aux = out
-            aux_store.append(aux)
-        return out
-    flat_fun = _flat_fun(fun_no_aux, tree_p, out_tree)
+    flat_fun = _Flat(fun, tree_p, has_aux)
     outs, touts = ad.jvp_flat(flat_fun, flat_p, [_tangent_or_zero(p, t)
                                                  for p, t in zip(flat_p, flat_t)])
-    touts = [ad.instantiate_zeros(t) for t in touts]
-    result = (tree_unflatten(out_tree[0], outs), tree_unflatten(out_tree[0], touts))
-    return (*result, aux_store[0]) if has_aux else result
+    out, aux = flat_fun.split(outs)
+    tangent = tree_unflatten(flat_fun.out_tree,
+                             [ad.instantiate_zeros(t) for t in touts[:flat_fun.num_out]])
+    return (out, tangent, aux) if has_aux else (out, tangent)
 
 
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     """``fun(*primals)`` and its linear tangent map, as a function of tangents."""
     flat_p, in_tree = tree_flatten(primals)
-    out_tree: list = []
-    aux_store: list = []
-    flat_fun = _flat_fun(_strip_aux(fun, has_aux, aux_store), in_tree, out_tree)
+    flat_fun = _Flat(fun, in_tree, has_aux)
     outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
+    out, aux = flat_fun.split(outs)
 
     def f_jvp(*tangents):
         from edujax.jaxpr import eval_jaxpr
         flat_t, _ = tree_flatten(tangents)
-        return tree_unflatten(out_tree[0], eval_jaxpr(linear.jaxpr, linear.consts, *flat_t))
-    result = (tree_unflatten(out_tree[0], outs), f_jvp)
-    return (*result, aux_store[0]) if has_aux else result
-
-
-def _strip_aux(fun: Callable, has_aux: bool, aux_store: list) -> Callable:
-    if not has_aux:
-        return fun
-
-    def f(*args):
-        out, aux = fun(*args)
-        aux_store.append(aux)
-        return out
-    return f
+        touts = eval_jaxpr(linear.jaxpr, linear.consts, *flat_t)
+        return tree_unflatten(flat_fun.out_tree, touts[:flat_fun.num_out])
+    return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     """Reverse mode: ``fun(*primals)`` and ``vjp_fn(cotangent) -> cotangents of primals``."""
     flat_p, in_tree = tree_flatten(primals)
-    out_tree: list = []
-    aux_store: list = []
-    flat_fun = _flat_fun(_strip_aux(fun, has_aux, aux_store), in_tree, out_tree)
+    flat_fun = _Flat(fun, in_tree, has_aux)
     outs, pullback = ad.vjp_flat(flat_fun, flat_p)
+    out, aux = flat_fun.split(outs)
+    aux_zeros = [ad.Zero.from_value(x) for x in outs[flat_fun.num_out:]]
 
     def vjp_fn(cotangent):
         flat_ct, ct_tree = tree_flatten(cotangent)
-        if ct_tree != out_tree[0]:
-            raise ValueError("unexpected tree structure of argument to vjp function: got "
-                             f"{ct_tree}, but expected to match {out_tree[0]}")
-        cts = pullback(flat_ct)
-        cts = [ad.instantiate_zeros(ad.Zero.from_value(p)) if ct is None or type(ct) is ad.Zero
-               else ct for p, ct in zip(flat_p, cts)]
-        return tree_unflatten(in_tree, cts)
-    result = (tree_unflatten(out_tree[0], outs), vjp_fn)
-    return (*result, aux_store[0]) if has_aux else result
+        if ct_tree != flat_fun.out_tree:
+            raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function "
+                             "returned by `jax.vjp` must match the pytree structure of the "
+                             f"differentiated function's output: got {ct_tree}, expected "
+                             f"{flat_fun.out_tree}.")
+        cts = pullback([*flat_ct, *aux_zeros])
+        return tree_unflatten(in_tree, [_cotangent_like(p, ct) for p, ct in zip(flat_p, cts)])
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _cotangent_like(primal: Any, ct: Any) -> Any:
+    """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
+    aval = core.get_aval(primal)
+    if ct is None or type(ct) is ad.Zero:
+        return lax.full(aval.shape, 0, aval.dtype)
+    return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
 
 
 def _check_scalar(x: Any) -> None:

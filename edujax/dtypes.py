@@ -169,7 +169,8 @@ def _result_type_of_pairs(pairs: tuple, x64: bool) -> tuple[np.dtype, bool]:
     else:
         nodes = {_lattice_node(d, w) for d, w in pairs}
         dtype = _least_upper_bound(x64, *nodes)
-        weak = dtype in _weak_types
+        # NB: identity, not ==: NumPy says np.dtype("float64") == float.
+        weak = any(dtype is t for t in _weak_types)
         if weak:
             dtype = default_dtype(dtype)
     dtype = canonicalize_dtype(dtype)

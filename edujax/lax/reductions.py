@@ -170,13 +170,14 @@ core.impl_rules[sort_p] = _sort_impl
 
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
-    """Sorting permutes: sort the nonzero tangents along, as extra operands."""
-    nonzero = [t for t in tangents if type(t) is not ad.Zero]
-    outs = sort_p.bind(*primals, *nonzero, dimension=dimension, is_stable=is_stable,
+    """Sorting permutes. Sort an iota along to learn the permutation, then gather each
+    tangent with it (a gather is linear, so reverse mode can transpose it)."""
+    shape = core.get_aval(primals[0]).shape
+    iotas = [lax.broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
+    outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
                        num_keys=num_keys)
-    sorted_tangents = iter(outs[len(primals):])
-    return (outs[:len(primals)],
-            [t if type(t) is ad.Zero else next(sorted_tangents) for t in tangents])
+    index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
+    return outs[:-1], [t if type(t) is ad.Zero else t[index] for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
@@ -212,3 +213,60 @@ def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
 
 
 batching.batching_rules[sort_p] = _sort_batch
+
+
+# ---------------------------------------------------------------- cumulative JVPs
+# cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
+# cumulative op as an associative prefix scan made of lax ops (Hillis & Steele: combine
+# each element with the one 1, 2, 4, ... places before it), and differentiate *that*.
+# It stays correct with zeros (cumprod) and ties (cummax), unlike a division trick.
+def _prefix_scan(combine, identity):
+    def scan(x, *, axis, reverse):
+        if reverse:
+            x = lax.rev(x, (axis,))
+        n, shift = core.get_aval(x).shape[axis], 1
+        while shift < n:
+            pad_shape = list(core.get_aval(x).shape)
+            pad_shape[axis] = shift
+            fill = lax.full(pad_shape, identity(core.get_aval(x).dtype),
+                            core.get_aval(x).dtype)
+            earlier = lax.concatenate([fill, lax.slice_in_dim(x, 0, n - shift, 1, axis)], axis)
+            x = combine(x, earlier)
+            shift *= 2
+        return lax.rev(x, (axis,)) if reverse else x
+    return scan
+
+
+def _lowest_value(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _highest_value(dtype):
+    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def _cumulative_jvp(scan):
+    def rule(primals, tangents, *, axis, reverse):
+        return ad.jvp_flat(lambda x: [scan(x, axis=axis, reverse=reverse)], list(primals),
+                           [ad.instantiate_zeros(t) for t in tangents])
+    return rule
+
+
+def _first(rule):
+    def unwrap(primals, tangents, **params):
+        outs, touts = rule(primals, tangents, **params)
+        return outs[0], touts[0]
+    return unwrap
+
+
+for _p, _combine, _identity in [
+        (cumprod_p, lambda a, b: lax.mul(a, b), lambda d: 1),
+        (cummax_p, lambda a, b: lax.max(a, b), _lowest_value),
+        (cummin_p, lambda a, b: lax.min(a, b), _highest_value),
+        (cumlogsumexp_p, lambda a, b: _logaddexp(a, b), _lowest_value)]:
+    ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
+
+
+def _logaddexp(a, b):
+    from edujax.numpy.ufuncs import logaddexp
+    return logaddexp(a, b)
