@@ -12,7 +12,7 @@ When an issue lands, add its name to ENABLED (and never edit the golden file).
 
 ISSUE_ORDER = ("foundation", "jit", "autodiff", "vmap", "prng")
 
-ENABLED = {"foundation"}
+ENABLED = {"foundation", "jit", "autodiff", "vmap", "prng"}
 
 ISSUE_CASES = {
     # Arrays and dtypes, jax.numpy, indexing and .at[], jnp's error messages, pytrees,
