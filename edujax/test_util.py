@@ -27,7 +27,9 @@ def _random_like(tree: Any, rng: np.random.Generator) -> Any:
 
 
 def _add(tree: Any, other: Any, scale: float) -> Any:
-    return tree_map(lambda x, y: np.asarray(x) + scale * np.asarray(y), tree, other)
+    """``tree + scale * other``, as edujax Arrays (the function under test may use .at[])."""
+    from edujax import numpy as jnp
+    return tree_map(lambda x, y: jnp.asarray(np.asarray(x) + scale * np.asarray(y)), tree, other)
 
 
 def _vdot(a: Any, b: Any) -> float:

@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from jnp_functions import BINARY, NOT_DIFFERENTIABLE, STRUCTURAL, UNARY
 from recorded import check, load
 
 import edujax as jax
 import edujax.numpy as jnp
-from edujax import lax, tree_util
+from edujax import tree_util
 from edujax.test_util import check_grads
 
 
@@ -37,23 +38,6 @@ def floats(shape, lo=-2.0, hi=2.0):
 
 SHAPES = st.sampled_from([(), (3,), (2, 3)])
 
-# Unary functions with the domain their derivative is smooth on.
-UNARY = {
-    "sin": (jnp.sin, -2, 2), "cos": (jnp.cos, -2, 2), "tan": (jnp.tan, -1, 1),
-    "exp": (jnp.exp, -2, 2), "log": (jnp.log, 0.5, 3), "log1p": (jnp.log1p, -0.5, 2),
-    "expm1": (jnp.expm1, -2, 2), "sqrt": (jnp.sqrt, 0.5, 3), "tanh": (jnp.tanh, -2, 2),
-    "arctan": (jnp.arctan, -2, 2), "arcsin": (jnp.arcsin, -0.8, 0.8),
-    "arccos": (jnp.arccos, -0.8, 0.8), "sinh": (jnp.sinh, -2, 2), "cosh": (jnp.cosh, -2, 2),
-    "arcsinh": (jnp.arcsinh, -2, 2), "arccosh": (jnp.arccosh, 1.5, 3),
-    "arctanh": (jnp.arctanh, -0.8, 0.8), "square": (jnp.square, -2, 2),
-    "abs": (jnp.abs, 0.5, 2), "negative": (jnp.negative, -2, 2),
-    "reciprocal": (jnp.reciprocal, 0.5, 2), "cbrt": (jnp.cbrt, 0.5, 2),
-    "sigmoid": (jax.nn.sigmoid, -3, 3), "softplus": (jax.nn.softplus, -3, 3),
-    "cube": (lambda x: x ** 3, -2, 2), "pow_half": (lambda x: x ** 0.5, 0.5, 2),
-    "exp2": (jnp.exp2, -2, 2), "log2": (jnp.log2, 0.5, 3), "erf": (lax.erf, -2, 2),
-}
-
-
 @pytest.mark.parametrize("name", sorted(UNARY))
 @given(data=st.data())
 def test_unary_grads_match_finite_differences(name, data):
@@ -63,43 +47,19 @@ def test_unary_grads_match_finite_differences(name, data):
         check_grads(fn, (jnp.asarray(x),), order=2, modes=("fwd", "rev"))
 
 
-BINARY = {
-    "add": jnp.add, "subtract": jnp.subtract, "multiply": jnp.multiply,
-    "divide": lambda x, y: x / (y + 3.0), "maximum": jnp.maximum, "minimum": jnp.minimum,
-    "arctan2": lambda x, y: jnp.arctan2(x, y + 3.0), "power": lambda x, y: (x + 3.0) ** y,
-    "hypot": lambda x, y: jnp.hypot(x + 3.0, y), "logaddexp": jnp.logaddexp,
-}
-
-
 @pytest.mark.parametrize("name", sorted(BINARY))
 @given(data=st.data())
 def test_binary_grads_match_finite_differences(name, data):
     shape = data.draw(SHAPES)
     x, y = data.draw(floats(shape)), data.draw(floats(shape))
-    # max and min are not differentiable where the arguments tie
+    # max and min are not differentiable where the arguments tie (hypot uses them too)
     assume(name not in ("maximum", "minimum") or np.all(np.abs(x - y) > 0.05))
+    assume(name != "hypot" or np.all(np.abs(np.abs(x + 3) - np.abs(y)) > 0.05))
     with x64():
         check_grads(BINARY[name], (jnp.asarray(x), jnp.asarray(y)), order=2)
 
 
-STRUCTURAL = {
-    "sum": lambda x: jnp.sum(x * x), "mean_axis": lambda x: jnp.mean(jnp.sin(x), axis=-1),
-    "prod": lambda x: jnp.prod(x + 3.0), "max": lambda x: jnp.max(x),
-    "var": lambda x: jnp.var(x), "std": lambda x: jnp.std(x + jnp.arange(x.size).reshape(
-        x.shape)), "logsumexp": lambda x: jax.nn.logsumexp(x),
-    "softmax": lambda x: jax.nn.softmax(x), "cumsum": lambda x: jnp.cumsum(x * x),
-    "reshape_transpose": lambda x: jnp.reshape(x, (-1,))[::-1] * 2.0,
-    "concatenate": lambda x: jnp.concatenate([x, jnp.sin(x)]),
-    "stack": lambda x: jnp.stack([x, x * x], axis=-1), "tile": lambda x: jnp.tile(x, 2),
-    "sort": lambda x: jnp.sort(x * 1.5), "where": lambda x: jnp.where(x > 0, x ** 2, -x),
-    "clip": lambda x: jnp.clip(x, -1.0, 1.0), "index": lambda x: jnp.ravel(x)[1:] * 3.0,
-    "outer": lambda x: jnp.outer(jnp.ravel(x), jnp.ravel(x)),
-    "dot_self": lambda x: jnp.dot(jnp.ravel(x), jnp.ravel(x)),
-    "roll_flip": lambda x: jnp.flip(jnp.roll(jnp.ravel(x), 1)),
-}
-
-
-@pytest.mark.parametrize("name", sorted(STRUCTURAL))
+@pytest.mark.parametrize("name", sorted(set(STRUCTURAL) - NOT_DIFFERENTIABLE))
 @given(x=floats((2, 3)))
 def test_structural_grads_match_finite_differences(name, x):
     x = x + np.arange(6).reshape(2, 3) * 0.37  # keep max/sort away from ties

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, lax
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
@@ -462,24 +462,34 @@ ad.transpose_rules[dynamic_slice_p] = _dynamic_slice_transpose
 
 
 def _dynamic_slice_batch(args, dims, *, slice_sizes):
-    """Same start for every example: slice the batch. Per-example starts: a gather."""
-    (x, *starts), (d, *start_dims) = args, dims
-    size = next(np.shape(a)[b] for a, b in zip(args, dims) if b is not None)
-    x = bdim_at_front(x, d, size)
-    if all(sd is None for sd in start_dims):
-        zero = np.asarray(0, dtypes.dtype_and_weak(starts[0])[0] if starts else np.int32)[()]
-        return dynamic_slice_p.bind(x, zero, *starts, slice_sizes=(size, *slice_sizes)), 0
-    return _per_example(lambda xi, *si: lax.dynamic_slice(xi, si, slice_sizes),
-                        [x, *starts], [0, *start_dims], size), 0
+    """vmap of a dynamic_slice: it is a gather that reads one window, so batch that gather.
+
+    The scalar start indices become one index vector (one per example, if any start
+    is batched) and gather's batching rule does the rest, as in JAX. CLIP mode is
+    dynamic_slice's own rule: a start too far out moves back inside.
+    """
+    from edujax.lax import slicing  # (slicing imports this module)
+    (x, *starts), (x_dim, *start_dims) = args, dims
+    all_dims = tuple(range(len(slice_sizes)))
+    dnums = slicing.GatherDimensionNumbers(offset_dims=all_dims, collapsed_slice_dims=(),
+                                           start_index_map=all_dims)
+    index, index_dim = _stacked_start_indices(starts, start_dims)
+    gather_batch = batching.batching_rules[slicing.gather_p]
+    return gather_batch([x, index], [x_dim, index_dim], dimension_numbers=dnums,
+                        slice_sizes=slice_sizes, unique_indices=True, indices_are_sorted=True,
+                        mode=slicing.GatherScatterMode.CLIP, fill_value=None)
 
 
-def _per_example(fn, args, dims, size):
-    """Fallback: apply ``fn`` to each example and stack (a loop unrolled into the jaxpr)."""
-    rows = []
-    for i in range(size):
-        rows.append(fn(*[a if d is None else lax.index_in_dim(a, i, d, keepdims=False)
-                         for a, d in zip(args, dims)]))
-    return lax.concatenate([lax.expand_dims(r, (0,)) for r in rows], 0)
+def _stacked_start_indices(starts, dims) -> tuple[Any, int | None]:
+    """The scalar start indices as one index array: shape (n,), or (batch, n) if any is batched."""
+    if not starts:
+        return np.zeros((0,), np.int32), None
+    size = next((np.shape(s)[0] for s, d in zip(starts, dims) if d is not None), None)
+    if size is None:
+        return lax.concatenate([lax.broadcast(s, (1,)) for s in starts], 0), None
+    columns = [lax.broadcast_in_dim(s, (size, 1), (0,) if d is not None else ())
+               for s, d in zip(starts, dims)]
+    return lax.concatenate(columns, 1), 0
 
 
 batching.batching_rules[dynamic_slice_p] = _dynamic_slice_batch
@@ -529,14 +539,17 @@ ad.transpose_rules[dynamic_update_slice_p] = _dynamic_update_slice_transpose
 
 
 def _dynamic_update_slice_batch(args, dims):
-    (x, update, *starts), (xd, ud, *start_dims) = args, dims
-    size = next(np.shape(a)[b] for a, b in zip(args, dims) if b is not None)
-    x, update = bdim_at_front(x, xd, size), bdim_at_front(update, ud, size)
-    if all(sd is None for sd in start_dims):
-        zero = np.asarray(0, dtypes.dtype_and_weak(starts[0])[0] if starts else np.int32)[()]
-        return dynamic_update_slice_p.bind(x, update, zero, *starts), 0
-    return _per_example(lambda xi, ui, *si: lax.dynamic_update_slice(xi, ui, si),
-                        [x, update, *starts], [0, 0, *start_dims], size), 0
+    """vmap of a dynamic_update_slice: it is a scatter of one window, so batch that scatter."""
+    from edujax.lax import slicing  # (slicing imports this module)
+    (x, update, *starts), (x_dim, update_dim, *start_dims) = args, dims
+    all_dims = tuple(range(len(starts)))
+    dnums = slicing.ScatterDimensionNumbers(update_window_dims=all_dims, inserted_window_dims=(),
+                                            scatter_dims_to_operand_dims=all_dims)
+    index, index_dim = _stacked_start_indices(starts, start_dims)
+    scatter_batch = batching.batching_rules[slicing.scatter_p]
+    return scatter_batch([x, index, update], [x_dim, index_dim, update_dim], update_jaxpr=None,
+                         update_consts=(), dimension_numbers=dnums, indices_are_sorted=True,
+                         unique_indices=True, mode=slicing.GatherScatterMode.CLIP)
 
 
 batching.batching_rules[dynamic_update_slice_p] = _dynamic_update_slice_batch

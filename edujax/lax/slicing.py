@@ -16,8 +16,10 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, dtypes, lax
 from edujax.core import Primitive, ShapedArray
+from edujax.interpreters import ad, batching
+from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.lax.elementwise import add_p, max_p, min_p, mul_p, sub_p
 from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
@@ -352,6 +354,117 @@ def gather(operand: Any, start_indices: Any, dimension_numbers: GatherDimensionN
                          fill_value=fill_value)
 
 
+# ---------------------------------------------------------------- gather: derivatives and vmap
+def _scatter_dnums_of(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
+    """The scatter that writes exactly the elements this gather reads (the same windows)."""
+    return ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims,
+        inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map,
+        operand_batching_dims=dn.operand_batching_dims,
+        scatter_indices_batching_dims=dn.start_indices_batching_dims)
+
+
+def _gather_jvp(g, operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                indices_are_sorted, mode, fill_value):
+    """Reading is linear in the operand: the tangent is the same gather of the tangent.
+
+    A window that falls outside reads 0, not fill_value: a constant has no tangent.
+    """
+    return gather(g, indices, dimension_numbers, slice_sizes, unique_indices=unique_indices,
+                  indices_are_sorted=indices_are_sorted, mode=mode, fill_value=0)
+
+
+def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, unique_indices,
+                      indices_are_sorted, mode, fill_value):
+    """Every gathered element sends its cotangent back to where it came from, summing on repeats.
+
+    That is a scatter-add of the cotangent into zeros, through the same windows:
+    ``x[[0, 0]]`` read x[0] twice, so x[0] receives both cotangents. (Only the
+    operand is linear; integer indices have no cotangent.)
+    """
+    if type(ct) is ad.Zero:
+        return [ad.Zero(operand.aval), None]
+    zeros = lax.full(operand.aval.shape, 0, ad.aval_of(ct).dtype)
+    out = _bind_scatter(scatter_add_p, add_p, zeros, indices, ct,
+                        _scatter_dnums_of(dimension_numbers), indices_are_sorted,
+                        unique_indices, mode, transposing=True)  # = scatter_add(...)
+    return [out, None]
+
+
+def _shifted(dims) -> tuple:
+    """Every dim number + 1, because a batch dimension was put in front.
+
+    NB: JAX computes these with ``np.add``, so its jaxprs print ``np.int64(1)``;
+    we do the same so that the printed jaxprs match.
+    """
+    return tuple(np.add(1, dims))
+
+
+def _gather_batch(args, dims, *, dimension_numbers, slice_sizes, **params):
+    """vmap of a gather is one bigger gather; which one depends on what is batched."""
+    (operand, indices), (operand_bdim, indices_bdim) = args, dims
+    if indices_bdim is batching.not_mapped:
+        return _gather_batched_operand(moveaxis(operand, operand_bdim, 0), indices,
+                                       dimension_numbers, slice_sizes, **params), 0
+    if operand_bdim is batching.not_mapped:
+        return _gather_batched_indices(operand, moveaxis(indices, indices_bdim, 0),
+                                       dimension_numbers, slice_sizes, **params), 0
+    return _gather_batched_both(moveaxis(operand, operand_bdim, 0),
+                                moveaxis(indices, indices_bdim, 0),
+                                dimension_numbers, slice_sizes, **params), 0
+
+
+def _gather_batched_operand(operand, indices, dn, slice_sizes, **params):
+    """Same indices, one operand per example: every window also spans the whole batch.
+
+    The batch dimension (in front) becomes one more window dimension of full
+    size, and it lands in front of the output (offset dim 0).
+    """
+    dnums = GatherDimensionNumbers(
+        offset_dims=(0, *_shifted(dn.offset_dims)),
+        collapsed_slice_dims=_shifted(dn.collapsed_slice_dims),
+        start_index_map=_shifted(dn.start_index_map),
+        operand_batching_dims=_shifted(dn.operand_batching_dims),
+        start_indices_batching_dims=dn.start_indices_batching_dims)
+    return gather(operand, indices, dnums, (np.shape(operand)[0], *slice_sizes), **params)
+
+
+def _gather_batched_indices(operand, indices, dn, slice_sizes, *, unique_indices,
+                            indices_are_sorted, mode, fill_value):
+    """One operand, one index array per example: the batch is one more batch dim of indices.
+
+    The examples may read the same elements, so the indices are no longer known
+    to be unique or sorted.
+    """
+    dnums = dn._replace(offset_dims=tuple(d + 1 for d in dn.offset_dims),
+                        start_indices_batching_dims=_shifted(dn.start_indices_batching_dims))
+    return gather(operand, indices, dnums, slice_sizes, unique_indices=False,
+                  indices_are_sorted=False, mode=mode, fill_value=fill_value)
+
+
+def _gather_batched_both(operand, indices, dn, slice_sizes, **params):
+    """Example b reads its own operand with its own indices: walk the two batches in lockstep.
+
+    That is exactly what operand_batching_dims / start_indices_batching_dims say:
+    operand dim 0 and indices dim 0 are paired, and each window sits at its own
+    batch position (a window of size 1 along that dim).
+    """
+    batch_window = 0 if np.shape(operand)[0] == 0 else 1
+    dnums = GatherDimensionNumbers(
+        offset_dims=_shifted(dn.offset_dims),
+        collapsed_slice_dims=_shifted(dn.collapsed_slice_dims),
+        start_index_map=_shifted(dn.start_index_map),
+        operand_batching_dims=(0, *_shifted(dn.operand_batching_dims)),
+        start_indices_batching_dims=(0, *_shifted(dn.start_indices_batching_dims)))
+    return gather(operand, indices, dnums, (batch_window, *slice_sizes), **params)
+
+
+ad.defjvp(gather_p, _gather_jvp, None)
+ad.transpose_rules[gather_p] = _gather_transpose
+batching.batching_rules[gather_p] = _gather_batch
+
+
 # ---------------------------------------------------------------- scatter
 # A scatter is a gather run backwards: the same windows, described from the
 # writing side, receive the ``updates`` instead of being read.
@@ -506,10 +619,15 @@ def _apply_update_jaxpr(update_jaxpr, consts, out: np.ndarray, coords: tuple,
 
 
 @functools.lru_cache(maxsize=None)
-def _reduction_jaxpr(prim: Primitive, dtype: np.dtype):
+def _reduction_jaxpr(prim: Primitive, dtype: np.dtype, transposing: bool = False):
     """The jaxpr ``{ lambda ; a:f32[] b:f32[]. let c = add a b in (c,) }`` a scatter prints.
 
     Cached like JAX's, so every scatter-add of one dtype shares one jaxpr object.
+
+    NB: JAX's cache is also keyed on the trace context, and transposition runs in
+    a context of its own: a scatter made by a transpose rule gets its own jaxpr
+    object, which the printer shows inline rather than as a shared ``let jaxpr``.
+    ``transposing`` keeps that distinction, so that printed jaxprs match.
     """
     aval = ShapedArray((), dtype)
     closed, _ = trace_to_jaxpr(lambda x, y: ([prim.bind(x, y)], None), [aval, aval])
@@ -522,17 +640,331 @@ def _scatter_primitive(name: str, combine: Callable) -> Primitive:
                               weak_type_rule=first_input_weak_type_rule)
 
 
-scatter_p = _scatter_primitive("scatter", _set)
+# ---------------------------------------------------------------- scatter: pieces of the rules
+# The rules below keep needing the *inverse gather* of a scatter: the gather that
+# reads back, for every element of ``updates``, the operand element it was
+# written to. Same windows, described from the reading side.
+def _gather_dnums_of(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    return GatherDimensionNumbers(
+        offset_dims=dn.update_window_dims,
+        collapsed_slice_dims=dn.inserted_window_dims,
+        start_index_map=dn.scatter_dims_to_operand_dims,
+        operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=dn.scatter_indices_batching_dims)
 
+
+def _window_sizes(operand_ndim: int, updates_shape, dn: ScatterDimensionNumbers) -> list[int]:
+    """The inverse gather's slice_sizes: 1 on inserted and batching dims, else the window's size."""
+    window_sizes = iter(updates_shape[d] for d in dn.update_window_dims)
+    return [1 if d in dn.inserted_window_dims or d in dn.operand_batching_dims
+            else next(window_sizes) for d in range(operand_ndim)]
+
+
+def _read_windows(x, indices, updates_shape, dn: ScatterDimensionNumbers, **gather_params):
+    """``x`` read at the places a scatter with these indices writes to: one value per update."""
+    sizes = _window_sizes(len(np.shape(x)), updates_shape, dn)
+    return gather(x, indices, _gather_dnums_of(dn), sizes, **gather_params)
+
+
+def _zeros_like(x, dtype=None):
+    aval = ad.aval_of(x)
+    return lax.full(aval.shape, 0, aval.dtype if dtype is None else dtype)
+
+
+def _ones_like(x, dtype=None):
+    aval = ad.aval_of(x)
+    return lax.full(aval.shape, 1, aval.dtype if dtype is None else dtype)
+
+
+def _zero_cotangents(operand, updates) -> list:
+    return [ad.Zero(operand.aval) if ad.is_undefined_primal(operand) else None, None,
+            ad.Zero(updates.aval) if ad.is_undefined_primal(updates) else None]
+
+
+def _scatter_batch(prim: Primitive, args, dims, *, dimension_numbers, **params):
+    """vmap of a scatter is one bigger scatter into a batched operand.
+
+    The operand and the updates always get the batch in front (an unbatched one
+    is broadcast: every example writes into its own copy). Then, as for gather:
+
+    * the same indices for every example: the batch is one more window dim;
+    * one index array per example: operand dim 0 and indices dim 0 are paired as
+      batching dims, so example b writes only into operand[b].
+    """
+    (operand, indices, updates), (operand_bdim, indices_bdim, updates_bdim) = args, dims
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not batching.not_mapped)
+    operand = bdim_at_front(operand, operand_bdim, size)
+    updates = bdim_at_front(updates, updates_bdim, size)
+    dn = dimension_numbers
+    if indices_bdim is batching.not_mapped:
+        dnums = ScatterDimensionNumbers(
+            update_window_dims=(0, *_shifted(dn.update_window_dims)),
+            inserted_window_dims=_shifted(dn.inserted_window_dims),
+            scatter_dims_to_operand_dims=_shifted(dn.scatter_dims_to_operand_dims),
+            operand_batching_dims=_shifted(dn.operand_batching_dims),
+            scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
+    else:
+        indices = bdim_at_front(indices, indices_bdim, size)
+        dnums = ScatterDimensionNumbers(
+            update_window_dims=_shifted(dn.update_window_dims),
+            inserted_window_dims=_shifted(dn.inserted_window_dims),
+            scatter_dims_to_operand_dims=_shifted(dn.scatter_dims_to_operand_dims),
+            operand_batching_dims=(0, *_shifted(dn.operand_batching_dims)),
+            scatter_indices_batching_dims=(0, *_shifted(dn.scatter_indices_batching_dims)))
+    return prim.bind(operand, indices, updates, dimension_numbers=dnums, **params), 0
+
+
+# ---------------------------------------------------------------- scatter-add, scatter-sub
 scatter_add_p = _scatter_primitive("scatter-add", np.add.at)
 
 scatter_sub_p = _scatter_primitive("scatter-sub", np.subtract.at)
 
+
+def _scatter_addsub_jvp(prim: Primitive, primals, tangents, **params):
+    """Adding is linear in the operand and in the updates: scatter-add the tangents alike."""
+    (operand, indices, updates), (g_operand, _, g_updates) = primals, tangents
+    out = prim.bind(operand, indices, updates, **params)
+    if type(g_operand) is ad.Zero and type(g_updates) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    return out, prim.bind(ad.instantiate_zeros(g_operand), indices,
+                          ad.instantiate_zeros(g_updates), **params)
+
+
+def _scatter_addsub_transpose(prim: Primitive, ct, operand, indices, updates, *, update_jaxpr,
+                              update_consts, dimension_numbers, indices_are_sorted,
+                              unique_indices, mode):
+    """The operand's cotangent passes straight through (it was only added to); each update
+    gets the cotangent of the element it was added to: read back with the inverse gather
+    (a window that was dropped reads 0), negated for scatter-sub."""
+    if type(ct) is ad.Zero:
+        return _zero_cotangents(operand, updates)
+    operand_t = ct if ad.is_undefined_primal(operand) else None
+    updates_t = None
+    if ad.is_undefined_primal(updates):
+        updates_t = _read_windows(ct, indices, updates.aval.shape, dimension_numbers,
+                                  mode=mode, fill_value=0)
+        if prim is scatter_sub_p:
+            updates_t = lax.neg(updates_t)
+    return [operand_t, None, updates_t]
+
+
+for _prim in (scatter_add_p, scatter_sub_p):
+    ad.jvp_rules[_prim] = functools.partial(_scatter_addsub_jvp, _prim)
+    ad.transpose_rules[_prim] = functools.partial(_scatter_addsub_transpose, _prim)
+    batching.batching_rules[_prim] = functools.partial(_scatter_batch, _prim)
+
+
+# ---------------------------------------------------------------- scatter-mul
 scatter_mul_p = _scatter_primitive("scatter-mul", np.multiply.at)
 
+
+def _scatter_mul_jvp_operand(g, operand, indices, updates, **params):
+    """out = operand * (updates at their places): with the updates fixed it is linear in operand."""
+    return scatter_mul_p.bind(g, indices, updates, **params)
+
+
+def _scatter_mul_jvp_updates(g, operand, indices, updates, *, dimension_numbers,
+                             indices_are_sorted, unique_indices, mode, **params):
+    """d(operand * u) = operand * du at the written places (the product rule's other half).
+
+    NB: like JAX, only for unique indices: with repeats an element is multiplied by
+    several updates and each one's derivative is the product of all the others.
+    """
+    if not unique_indices:
+        raise NotImplementedError(
+            "scatter_mul gradients are only implemented if `unique_indices=True`")
+    placed = scatter_add(_zeros_like(operand), indices, g, dimension_numbers,
+                         indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                         mode=mode)
+    return lax.mul(operand, placed)
+
+
+def _scatter_mul_transpose(ct, operand, indices, updates, *, update_jaxpr, update_consts,
+                           dimension_numbers, indices_are_sorted, unique_indices, mode):
+    """Linear in the operand: multiply the cotangent by the same updates. Linear in the
+    updates (unique indices only): each update gets cotangent * operand at its place."""
+    if type(ct) is ad.Zero:
+        return _zero_cotangents(operand, updates)
+    operand_t = updates_t = None
+    if ad.is_undefined_primal(operand):
+        operand_t = _bind_scatter(scatter_mul_p, mul_p, ct, indices, updates, dimension_numbers,
+                                  indices_are_sorted, unique_indices, mode,
+                                  transposing=True)  # = scatter_mul(...)
+    if ad.is_undefined_primal(updates):
+        if not unique_indices:
+            raise NotImplementedError(
+                "scatter_mul gradients are only implemented if `unique_indices=True`")
+        updates_t = _read_windows(lax.mul(ct, operand), indices, updates.aval.shape,
+                                  dimension_numbers, mode=mode, fill_value=0)
+    return [operand_t, None, updates_t]
+
+
+ad.defjvp(scatter_mul_p, _scatter_mul_jvp_operand, None, _scatter_mul_jvp_updates)
+ad.transpose_rules[scatter_mul_p] = _scatter_mul_transpose
+batching.batching_rules[scatter_mul_p] = functools.partial(_scatter_batch, scatter_mul_p)
+
+
+# ---------------------------------------------------------------- scatter-min, scatter-max
+# The tangent of an output element is the tangent of whichever value won: the
+# operand's element if it stayed, else the winning update's. Ties share: when k
+# values tie for the extreme, each contributes 1/k of its tangent (JAX's
+# convention, as for ``max`` itself). As in JAX, the result is written as
+# ``g_operand + scatter_add(coefficients * tangents)`` with coefficients per update:
+#   * a winning update u contributes g_u / (number of winners);
+#   * each of the n updates aimed at an element takes away 1/n of the operand's
+#     tangent there, and gives back its share if the operand tied with the winners.
 scatter_min_p = _scatter_primitive("scatter-min", np.minimum.at)
 
 scatter_max_p = _scatter_primitive("scatter-max", np.maximum.at)
+
+
+def _scatter_extremal_jvp(prim: Primitive, primals, tangents, *, update_jaxpr, update_consts,
+                          dimension_numbers, indices_are_sorted, unique_indices, mode):
+    (operand, indices, updates), (g_operand, _, g_updates) = primals, tangents
+    dn = dimension_numbers
+    out = prim.bind(operand, indices, updates, update_jaxpr=update_jaxpr,
+                    update_consts=update_consts, dimension_numbers=dn,
+                    indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                    mode=mode)
+    if type(g_operand) is ad.Zero and type(g_updates) is ad.Zero:
+        return out, ad.Zero.from_value(out)
+    g_operand, g_updates = ad.instantiate_zeros(g_operand), ad.instantiate_zeros(g_updates)
+    operand_coef, updates_coef = _extremal_coefficients(operand, indices, updates, out, dn)
+    target_tangents = _read_windows(g_operand, indices, np.shape(updates), dn)
+    tangent_updates = lax.add(lax.mul(target_tangents, operand_coef),
+                              lax.mul(g_updates, updates_coef))
+    return out, scatter_add(g_operand, indices, tangent_updates, dn,
+                            indices_are_sorted=indices_are_sorted,
+                            unique_indices=unique_indices, mode=mode)
+
+
+def _extremal_coefficients(operand, indices, updates, out, dn):
+    """Per update: how much of the operand's tangent it takes away, how much of its own it adds."""
+    shape = np.shape(updates)
+    initial_vals = _read_windows(operand, indices, shape, dn)
+    target_vals = _read_windows(out, indices, shape, dn)
+    successful_updates = lax.eq(updates, target_vals)   # this update is the extreme value
+    retained_values = lax.eq(initial_vals, target_vals)  # the operand ties with it
+    num_updates = _read_windows(scatter_add(
+        _zeros_like(operand), indices,
+        lax.select(successful_updates, _ones_like(updates), _zeros_like(updates)), dn),
+        indices, shape, dn)  # winners aimed at the same element
+    num_refs = _read_windows(scatter_add(_zeros_like(operand), indices, _ones_like(updates), dn),
+                             indices, shape, dn)  # all updates aimed at it
+    one = _const(num_updates, 1.0)
+    updates_normalizer = lax.select(retained_values,
+                                    lax.div(one, lax.add(num_updates, one)),
+                                    lax.div(one, num_updates))
+    updates_coef = lax.select(successful_updates, updates_normalizer, _zeros_like(updates))
+    operand_normalizer = lax.select(retained_values, lax.div(one, lax.add(num_updates, one)),
+                                    _zeros_like(num_updates))
+    operand_coef = lax.div(lax.add(_const(num_updates, -1.0), operand_normalizer), num_refs)
+    return operand_coef, updates_coef
+
+
+def _const(x, value):
+    """A NumPy scalar of x's dtype: it prints in a jaxpr as a literal like ``1.0:f32[]``."""
+    return np.asarray(value, ad.aval_of(x).dtype)[()]
+
+
+for _prim in (scatter_min_p, scatter_max_p):
+    ad.jvp_rules[_prim] = functools.partial(_scatter_extremal_jvp, _prim)
+    batching.batching_rules[_prim] = functools.partial(_scatter_batch, _prim)
+
+
+# ---------------------------------------------------------------- scatter (set)
+scatter_p = _scatter_primitive("scatter", _set)
+
+
+def _scatter_jvp(primals, tangents, *, update_jaxpr, update_consts, dimension_numbers,
+                 indices_are_sorted, unique_indices, mode):
+    """Setting is linear in (operand, updates) together, *if* we know which write wins.
+
+    With unique indices no two updates compete, so the tangent is the same scatter
+    of the tangents. Otherwise see ``_scatter_jvp_with_ids``.
+    """
+    if update_jaxpr is not None:
+        raise NotImplementedError("scatter_apply JVP not implemented")
+    (operand, indices, updates), (g_operand, _, g_updates) = primals, tangents
+    params = dict(update_jaxpr=None, update_consts=update_consts,
+                  dimension_numbers=dimension_numbers, indices_are_sorted=indices_are_sorted,
+                  unique_indices=unique_indices, mode=mode)
+    if type(g_operand) is ad.Zero and type(g_updates) is ad.Zero:
+        out = scatter_p.bind(operand, indices, updates, **params)
+        return out, ad.Zero.from_value(out)
+    g_operand, g_updates = ad.instantiate_zeros(g_operand), ad.instantiate_zeros(g_updates)
+    if unique_indices:
+        return (scatter_p.bind(operand, indices, updates, **params),
+                scatter_p.bind(g_operand, indices, g_updates, **params))
+    return _scatter_jvp_with_ids(operand, indices, updates, g_operand, g_updates,
+                                 dimension_numbers, indices_are_sorted, unique_indices, mode)
+
+
+def _scatter_jvp_with_ids(operand, indices, updates, g_operand, g_updates, dn,
+                          indices_are_sorted, unique_indices, mode):
+    """With repeated indices, which update wins is up to the backend. So (as JAX does):
+
+    1. give every update window a positive id and scatter the ids: now each operand
+       element holds the id of the write that won there (0: none did);
+    2. read the ids back with the inverse gather: an update won iff it reads its own id;
+    3. zero out the operand elements that were overwritten and the updates that lost;
+    4. scatter-*add* what is left, for the primal and (the same way) for the tangent.
+
+    Step 4 is linear in (operand, updates) with masks known from the primal, so
+    transposing it needs only scatter-add's rule.
+    """
+    ids_shape = list(np.shape(updates))
+    for d in dn.update_window_dims:
+        ids_shape[d] = 1  # one id per window, shared by its elements
+    num_ids = int(np.prod(ids_shape, dtype=np.int64))
+    id_dtype = np.dtype(np.uint64 if num_ids > np.iinfo(np.uint32).max else np.uint32)
+    update_ids = lax.add(lax.reshape(lax.iota(id_dtype, num_ids), ids_shape),
+                         _ones_like(updates, id_dtype))
+    scattered_ids = scatter(lax.full(np.shape(operand), 0, id_dtype), indices, update_ids, dn,
+                            indices_are_sorted=indices_are_sorted,
+                            unique_indices=unique_indices, mode=mode)
+    gathered_ids = _read_windows(scattered_ids, indices, np.shape(updates), dn)
+
+    def keep_not_overwritten(x):
+        return lax.select(lax.eq(scattered_ids, _zeros_like(scattered_ids)), x, _zeros_like(x))
+
+    def keep_winners(u):
+        return lax.select(lax.eq(update_ids, gathered_ids), u, _zeros_like(u))
+
+    def add_at(x, u):
+        return scatter_add(x, indices, u, dn, indices_are_sorted=indices_are_sorted,
+                           unique_indices=unique_indices, mode=mode)
+
+    # NB: the masks are recomputed for each operand, in JAX's order, so the jaxprs match.
+    masked = [keep_not_overwritten(operand), keep_winners(updates),
+              keep_not_overwritten(g_operand), keep_winners(g_updates)]
+    return add_at(masked[0], masked[1]), add_at(masked[2], masked[3])
+
+
+def _scatter_transpose(ct, operand, indices, updates, *, update_jaxpr, update_consts,
+                       dimension_numbers, indices_are_sorted, unique_indices, mode):
+    """With unique indices, the operand's cotangent is ct with the overwritten places zeroed
+    (those values were thrown away), and each update's is ct read back at its place."""
+    if not unique_indices:
+        raise NotImplementedError("scatter transpose is only implemented where "
+                                  "unique_indices=True")
+    if type(ct) is ad.Zero:
+        return _zero_cotangents(operand, updates)
+    updates_shape = ad.aval_of(updates).shape
+    operand_t = updates_t = None
+    if ad.is_undefined_primal(operand):
+        operand_t = scatter(ct, indices, lax.full(updates_shape, 0, ad.aval_of(ct).dtype),
+                            dimension_numbers, indices_are_sorted=indices_are_sorted,
+                            unique_indices=True, mode=mode)
+    if ad.is_undefined_primal(updates):
+        updates_t = _read_windows(ct, indices, updates_shape, dimension_numbers, mode=mode,
+                                  fill_value=0)
+    return [operand_t, None, updates_t]
+
+
+ad.jvp_rules[scatter_p] = _scatter_jvp
+ad.transpose_rules[scatter_p] = _scatter_transpose
+batching.batching_rules[scatter_p] = functools.partial(_scatter_batch, scatter_p)
 
 
 def _operand_dtype(operand: Any) -> np.dtype:
@@ -540,9 +972,10 @@ def _operand_dtype(operand: Any) -> np.dtype:
 
 
 def _bind_scatter(prim: Primitive, combine_prim: Primitive | None, operand, scatter_indices,
-                  updates, dimension_numbers, indices_are_sorted, unique_indices, mode):
+                  updates, dimension_numbers, indices_are_sorted, unique_indices, mode,
+                  transposing: bool = False):
     jaxpr, consts = (None, ()) if combine_prim is None else \
-        _reduction_jaxpr(combine_prim, _operand_dtype(operand))
+        _reduction_jaxpr(combine_prim, _operand_dtype(operand), transposing)
     return prim.bind(operand, scatter_indices, updates, update_jaxpr=jaxpr, update_consts=consts,
                      dimension_numbers=dimension_numbers,
                      indices_are_sorted=bool(indices_are_sorted),
