@@ -31,6 +31,8 @@ from edujax.lax.shape import (broadcast_in_dim_p, concatenate_p, dynamic_slice_p
                               dynamic_update_slice_p, iota_p, pad_p, reshape_p, rev_p, slice_p,
                               split_p, squeeze_p, stack_p, tile_p, transpose_p)
 from edujax.lax.special import stop_gradient, stop_gradient_p  # noqa: F401
+from edujax.lax.special import erf_inv, erf_inv_p  # noqa: F401
+from edujax.lax.elementwise import bitcast_convert_type, bitcast_convert_type_p  # noqa: F401,E402
 
 
 def _is_array(x: Any) -> bool:
@@ -288,12 +290,40 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     return out if keepdims else squeeze(out, (axis,))
 
 
-def dynamic_slice(operand, start_indices: Sequence[Any], slice_sizes: Sequence[int]):
+def _dynamic_slice_indices(operand, start_indices: Sequence[Any]) -> list:
+    """Negative start indices count from the end, as in Python: ``i + size`` when ``i < 0``.
+
+    Static ints are fixed here; traced ones get ``select(i < 0, i + size, i)``, which
+    is what JAX stages too (lt, add and select_n before the slice).
+    """
+    shape = np.shape(operand)
+    if len(start_indices) != len(shape):
+        raise TypeError("dynamic_slice needs one start index per operand dimension, got "
+                        f"{len(start_indices)} for operand shape {shape}.")
+    out = []
+    for i, d in zip(start_indices, shape):
+        if isinstance(i, (int, np.integer)):
+            out.append(i + d if i < 0 else i)
+        else:
+            size = _convert_element_type(d, dtypes.dtype_and_weak(i)[0], False)
+            out.append(select(i < 0, i + size, i))
+    return out
+
+
+def dynamic_slice(operand, start_indices: Sequence[Any], slice_sizes: Sequence[int], *,
+                  allow_negative_indices: bool = True):
+    """``operand[start:start + size]`` per dimension, with traced starts (clamped in bounds)."""
+    if allow_negative_indices:
+        start_indices = _dynamic_slice_indices(operand, start_indices)
     return dynamic_slice_p.bind(operand, *start_indices,
                                 slice_sizes=tuple(int(s) for s in slice_sizes))
 
 
-def dynamic_update_slice(operand, update, start_indices: Sequence[Any]):
+def dynamic_update_slice(operand, update, start_indices: Sequence[Any], *,
+                         allow_negative_indices: bool = True):
+    """A copy of ``operand`` with ``update`` written at ``start_indices`` (clamped in bounds)."""
+    if allow_negative_indices:
+        start_indices = _dynamic_slice_indices(operand, start_indices)
     return dynamic_update_slice_p.bind(operand, update, *start_indices)
 
 

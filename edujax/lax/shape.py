@@ -454,7 +454,7 @@ def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
 
 def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
     zeros = lax.full(x.aval.shape, 0, x.aval.dtype)
-    return [lax.dynamic_update_slice(zeros, ct, starts)] + [None] * len(starts)
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
 
 
 ad.jvp_rules[dynamic_slice_p] = _dynamic_slice_jvp
@@ -527,9 +527,9 @@ def _dynamic_update_slice_jvp(primals, tangents):
 
 def _dynamic_update_slice_transpose(ct, x, update, *starts):
     update_aval = ad.aval_of(update)
-    t_x = lax.dynamic_update_slice(ct, lax.full(update_aval.shape, 0, update_aval.dtype),
-                                   starts) if ad.is_undefined_primal(x) else None
-    t_update = lax.dynamic_slice(ct, starts, update_aval.shape) \
+    t_x = dynamic_update_slice_p.bind(ct, lax.full(update_aval.shape, 0, update_aval.dtype),
+                                      *starts) if ad.is_undefined_primal(x) else None
+    t_update = dynamic_slice_p.bind(ct, *starts, slice_sizes=update_aval.shape) \
         if ad.is_undefined_primal(update) else None
     return [t_x, t_update] + [None] * len(starts)
 

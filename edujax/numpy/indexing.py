@@ -519,7 +519,7 @@ def _dynamic_slice(arr: Any, plan: _DynamicSlice, normalize_indices: bool) -> An
     if not plan.trivial:
         starts = [_normalize_start(i, d, normalize_indices)
                   for i, d in zip(plan.start_indices, np.shape(arr))]
-        result = lax.dynamic_slice(arr, starts, plan.slice_sizes)
+        result = lax.dynamic_slice(arr, starts, plan.slice_sizes, allow_negative_indices=False)
     if plan.rev_axes:
         result = lax.rev(result, plan.rev_axes)
     if plan.squeeze_axes:
