@@ -61,9 +61,12 @@ from edujax import core, dtypes
 from edujax.array import Array
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.errors import ConcretizationTypeError
+from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr
-from edujax.lax import add, clamp, convert_element_type, lt
+from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, jaxpr_as_fun
+from edujax.lax import (add, broadcast_in_dim, clamp, convert_element_type, eq, lt, reduce_or,
+                        select_n, stop_gradient)
 from edujax.lax.elementwise import convert_element_type_p
 from edujax.lax.shape import broadcast_in_dim_p
 from edujax.tree_util import (PyTreeDef, equality_errors, keystr, tree_flatten, tree_map,
@@ -104,6 +107,99 @@ def _eval_closed(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
         return eval_jaxpr(closed.jaxpr, closed.consts, *inputs)
 
 
+# ====================================================================== helpers for the rules
+# The JVP, partial-evaluation, transpose and batching rules of the three
+# primitives below all transform a sub-jaxpr and bind the primitive again on
+# the result. These small helpers are shared by them.
+
+def _fixpoint(step: Callable[[list[bool]], tuple[list[bool], Any]], start: Sequence[bool]
+              ) -> tuple[list[bool], Any]:
+    """Which parts of a loop's carry have some property (nonzero tangent, unknown, batched).
+
+    A carry has it if its initial value has it, or if one iteration of the body
+    gives it the property. ``step(mask)`` transforms the body assuming ``mask`` and
+    returns (which carry outputs have the property, the transformed body). We
+    grow the mask until the body adds nothing; each round adds at least one carry,
+    so this takes at most ``len(start) + 1`` rounds. Returns the mask and the body
+    transformed with it.
+    """
+    mask = list(start)
+    for _ in range(len(mask) + 1):
+        out, result = step(mask)
+        grown = [a or b for a, b in zip(mask, out)]
+        if grown == mask:
+            return mask, result
+        mask = grown
+    raise AssertionError("fixpoint not reached")
+
+
+def _nonzero(tangents: Sequence[Any]) -> list:
+    """The tangents that are not symbolic zeros (only those are passed to a primitive)."""
+    return [t for t in tangents if type(t) is not ad.Zero]
+
+
+def _fill_zeros(nonzeros: Sequence[bool], values: Sequence[Any], avals: Sequence[ShapedArray]
+                ) -> list:
+    """Undo ``_nonzero``: a symbolic Zero where ``nonzeros`` is False."""
+    values_it = iter(values)
+    return [next(values_it) if nz else ad.Zero(ad.tangent_aval(a))
+            for nz, a in zip(nonzeros, avals)]
+
+
+def _jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool | Sequence[bool]
+               ) -> tuple[ClosedJaxpr, list[bool]]:
+    """``(primals, nonzero tangents) -> (primal outs, nonzero tangent outs)`` as a jaxpr.
+
+    Like ``ad.jvp_jaxpr``, plus ``instantiate``: output tangents to materialize as
+    zeros even when they are symbolically zero, so that every branch of a cond (or
+    every iteration of a loop) has the same outputs. Returns which output tangents
+    are present.
+    """
+    avals = closed.in_avals
+    n_out = len(closed.out_avals)
+    instantiate = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
+    out_nonzeros: list[bool] = []
+
+    def fun(*args):
+        primals, nz_tangents = _split(args, [len(avals)])
+        tangents = _fill_zeros(nonzeros, nz_tangents, avals)
+        outs, touts = ad.jvp_flat(jaxpr_as_fun(closed), primals, tangents)
+        touts = [ad.instantiate_zeros(t) if inst else t for t, inst in zip(touts, instantiate)]
+        out_nonzeros[:] = [type(t) is not ad.Zero for t in touts]
+        return [*outs, *_nonzero(touts)], None
+
+    tangent_avals = [ad.tangent_aval(a) for a, nz in zip(avals, nonzeros) if nz]
+    jaxpr, _ = trace_to_jaxpr(fun, [*avals, *tangent_avals])
+    return jaxpr, out_nonzeros
+
+
+def _regroup(xs: Sequence, sizes: Sequence[int], order: Sequence[int]) -> list:
+    """Cut ``xs`` into groups of ``sizes`` and concatenate the groups in ``order``.
+
+    ``_regroup([c, x, dc, dx], [1, 1, 1], [0, 2, 1, 3]) == [c, dc, x, dx]`` (the last
+    group is whatever remains after the given sizes).
+    """
+    groups = _split(xs, sizes)
+    return [x for i in order for x in groups[i]]
+
+
+def _regroup_jaxpr(closed: ClosedJaxpr, in_sizes: Sequence[int], in_order: Sequence[int],
+                   out_sizes: Sequence[int] = (), out_order: Sequence[int] = ()) -> ClosedJaxpr:
+    """Reorder a jaxpr's inputs (and outputs) by groups; see ``_regroup``."""
+    j = closed.jaxpr
+    outvars = _regroup(j.outvars, out_sizes, out_order) if out_sizes else j.outvars
+    return _with_jaxpr(closed, invars=_regroup(j.invars, in_sizes, in_order), outvars=outvars)
+
+
+def _axis_size(args: Sequence[Any], dims: Sequence[int | None]) -> int:
+    """The size of the batch, read off any batched argument."""
+    return next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+
+
+def _batch_dims(batched: Sequence[bool]) -> list[int | None]:
+    return [0 if b else None for b in batched]
+
+
 # ====================================================================== cond_p
 # ``cond index *consts *operands``: branches[index] runs on (*consts, *operands).
 # Every branch takes the same inputs and returns the same types, so the output
@@ -132,6 +228,211 @@ def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...])
 
 core.abstract_eval_rules[cond_p] = _cond_abstract_eval
 core.impl_rules[cond_p] = _cond_impl
+
+
+# ---------------------------------------------------------------------- cond: JVP
+# Differentiate every branch with the same pattern of nonzero input tangents,
+# and pick among the differentiated branches with the same index. Branches must
+# agree on their outputs, so an output tangent that is zero in one branch but
+# not in another is materialized as zeros in the first.
+
+def _cond_jvp(primals, tangents, *, branches):
+    (index, *ops), (_, *op_dots) = primals, tangents
+    ops_nz = [type(t) is not ad.Zero for t in op_dots]
+    per_branch = [_jvp_jaxpr(branch, ops_nz, False)[1] for branch in branches]
+    out_nz = [builtins.any(nzs) for nzs in zip(*per_branch)]
+    branches_jvp = tuple(_jvp_jaxpr(branch, ops_nz, out_nz)[0] for branch in branches)
+    outs = cond_p.bind(index, *ops, *_nonzero(op_dots), branches=branches_jvp)
+    primals_out, nz_tangents_out = _split(outs, [len(out_nz)])
+    return primals_out, _fill_zeros(out_nz, nz_tangents_out, branches[0].out_avals)
+
+
+ad.jvp_rules[cond_p] = _cond_jvp
+
+
+# ---------------------------------------------------------------------- cond: partial evaluation
+# While linearizing, a cond's operands mix known primals and unknown tangents,
+# and its outputs are known primals and unknown tangents. Staging the whole
+# cond would put the primal computation into the linear jaxpr, where it cannot
+# be transposed. So we split each branch (partial_eval_jaxpr) and bind two
+# conds with the same, known, index:
+#
+# * a known cond, computed now: the known outputs, plus the *residuals* the
+#   tangent computation needs (``cos(x)`` for a ``sin`` branch...);
+# * an unknown cond, staged into the linear jaxpr: from the residuals and the
+#   unknown operands, the unknown outputs.
+#
+# Branches compute different residuals, but all branches of one cond need one
+# signature. So residuals are merged by type: each branch fills its own slots
+# and returns zeros in the others (_merge_branch_residuals).
+
+def _cond_partial_eval(trace, index, *ops, branches):
+    if trace.is_unknown(index):  # (never while linearizing: the index is a primal)
+        return trace.staging.process_primitive(cond_p, [index, *ops], dict(branches=branches))
+    ops_uk = [trace.is_unknown(x) for x in ops]
+    per_branch = [partial_eval_jaxpr(branch, ops_uk).out_unknowns for branch in branches]
+    out_uk = [builtins.any(uks) for uks in zip(*per_branch)]
+    splits = [partial_eval_jaxpr(branch, ops_uk, instantiate=out_uk) for branch in branches]
+    all_res_avals, slots = _merge_branch_residuals([s.res_avals for s in splits])
+    num_known_out = len(out_uk) - sum(out_uk)
+    known_branches = tuple(_join_branch_residual_outputs(s.known, num_known_out, all_res_avals, sl)
+                           for s, sl in zip(splits, slots))
+    unknown_branches = tuple(_join_branch_residual_inputs(s.unknown, all_res_avals, sl)
+                             for s, sl in zip(splits, slots))
+    known_ops, unknown_ops = _partition(ops_uk, ops)
+    known_outs_res = []
+    if known_branches[0].out_avals:
+        with core.set_current_trace(trace.parent):
+            known_outs_res = cond_p.bind(index, *known_ops, branches=known_branches)
+    known_outs, residuals = _split(known_outs_res, [num_known_out])
+    unknown_outs = []
+    if builtins.any(out_uk):
+        with core.set_current_trace(trace.staging):
+            unknown_outs = cond_p.bind(index, *residuals, *unknown_ops, branches=unknown_branches)
+    return _merge(out_uk, known_outs, unknown_outs)
+
+
+def _merge_branch_residuals(res_avals: list[list[ShapedArray]]
+                            ) -> tuple[list[ShapedArray], list[list[int]]]:
+    """One list of residual types for all branches, and where each branch's residuals go.
+
+    A branch reuses a slot of the same type (weak types aside) that it has not used
+    yet, so ``[x], [y], [x, x]`` gives ``[x, y, x]`` and slots ``[0], [1], [0, 2]`` (as JAX).
+    """
+    all_avals: list[ShapedArray] = []
+    slots = []
+    for avals in res_avals:
+        mine: list[int] = []
+        for aval in avals:
+            free = [i for i, a in enumerate(all_avals) if _typematch(a, aval) and i not in mine]
+            if not free:
+                all_avals.append(aval)
+                free = [len(all_avals) - 1]
+            mine.append(free[0])
+        slots.append(mine)
+    return all_avals, slots
+
+
+def _join_branch_residual_outputs(known: ClosedJaxpr, num_out: int,
+                                  all_res_avals: list[ShapedArray], slots: list[int]
+                                  ) -> ClosedJaxpr:
+    """A known branch returning ``[*outs, *all residuals]``: zeros in the other branches'
+    slots. NB: JAX fills those slots with uninitialized memory (``empty``)."""
+    if slots == list(range(len(all_res_avals))):
+        return known
+
+    def fun(*args):
+        outs, own_res = _split(eval_jaxpr(known.jaxpr, known.consts, *args), [num_out])
+        res: list = [None] * len(all_res_avals)
+        for slot, r in zip(slots, own_res):
+            res[slot] = r
+        res = [ad.zeros_like_aval(a) if r is None else r for r, a in zip(res, all_res_avals)]
+        return [*outs, *res], None
+    return trace_to_jaxpr(fun, known.in_avals)[0]
+
+
+def _join_branch_residual_inputs(unknown: ClosedJaxpr, all_res_avals: list[ShapedArray],
+                                 slots: list[int]) -> ClosedJaxpr:
+    """An unknown branch taking ``[*all residuals, *operands]`` and ignoring the others'."""
+    own_res, op_vars = _split(unknown.jaxpr.invars, [len(slots)])
+    res_vars = [Var(a) for a in all_res_avals]
+    for slot, v in zip(slots, own_res):
+        res_vars[slot] = v
+    return _with_jaxpr(unknown, invars=[*res_vars, *op_vars])
+
+
+ad.partial_eval_rules[cond_p] = _cond_partial_eval
+
+
+# ---------------------------------------------------------------------- cond: transpose
+# In the linear jaxpr a cond takes the index and residuals (known) and tangents
+# (linear). Its transpose is a cond over the transposed branches: the same
+# index picks the branch whose transpose maps the output cotangents back to
+# the linear operands' cotangents.
+
+def _cond_transpose(cts, index, *args, branches):
+    linear = [ad.is_undefined_primal(x) for x in args]
+    residuals = [x for x, lin in zip(args, linear) if not lin]
+    cts_nz = [type(ct) is not ad.Zero for ct in cts]
+    avals = [core.get_aval(x) for x in [*residuals, *_nonzero(cts)]]
+    branches_t = tuple(_transpose_branch(branch, linear, cts_nz, avals) for branch in branches)
+    cts_in = cond_p.bind(index, *residuals, *_nonzero(cts), branches=branches_t)
+    return [None, *_merge(linear, [None] * len(residuals), cts_in)]
+
+
+def _transpose_branch(branch: ClosedJaxpr, linear: list[bool], cts_nz: list[bool],
+                      avals: list[ShapedArray]) -> ClosedJaxpr:
+    """``(residuals, nonzero output cotangents) -> cotangents of the linear inputs``,
+    where ``avals`` are the types of the residuals and cotangents."""
+    num_res = len(linear) - sum(linear)
+
+    def fun(*args):
+        residuals, cts = _split(args, [num_res])
+        undefined = [ad.UndefinedPrimal(a) for a, lin in zip(branch.in_avals, linear) if lin]
+        primals = _merge(linear, residuals, undefined)
+        cts_out = _fill_zeros(cts_nz, cts, branch.out_avals)
+        cts_in = ad.backward_pass(branch.jaxpr, branch.consts, primals, cts_out)
+        return [ad.instantiate_zeros(ct) for ct, lin in zip(cts_in, linear) if lin], None
+
+    return trace_to_jaxpr(fun, avals)[0]
+
+
+ad.transpose_rules[cond_p] = _cond_transpose
+
+
+# ---------------------------------------------------------------------- cond: batching
+# With an unbatched index every example takes the same branch: batch each
+# branch and keep the cond. With a *batched* index, example 0 may need branch 1
+# while example 1 needs branch 0, but a batched program runs one instruction
+# stream for the whole batch, so it cannot branch per example. Instead it runs
+# *every* branch on the whole batch and keeps, per example, the output of its
+# own branch with ``select_n``. This costs the work of all branches (a cond
+# under vmap is no longer lazy); it is what JAX does too.
+
+def _cond_batch(args, dims, *, branches):
+    size = _axis_size(args, dims)
+    if dims[0] is not None:
+        return _cond_batch_as_select(args, dims, size, branches)
+    (index, *ops), (_, *op_dims) = args, dims
+    ops = [batching.moveaxis(x, d, 0) if d is not None else x for x, d in zip(ops, op_dims)]
+    in_dims = _batch_dims([d is not None for d in op_dims])
+    per_branch = [batching.batch_jaxpr(branch, size, in_dims)[1] for branch in branches]
+    out_dims = _batch_dims([builtins.any(d is not None for d in ds) for ds in zip(*per_branch)])
+    batched = tuple(batching.batch_jaxpr(branch, size, in_dims, out_dims)[0]
+                    for branch in branches)
+    return cond_p.bind(index, *ops, branches=batched), out_dims
+
+
+def _cond_batch_as_select(args, dims, size, branches):
+    index, *ops = [batching.bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    n_out = len(branches[0].out_avals)
+    branch_outs = []
+    for i, branch in enumerate(branches):
+        batched, _ = batching.batch_jaxpr(branch, size, [0] * len(ops), [0] * n_out)
+        # An example that does not take branch i feeds it stop_gradient(x) instead of
+        # x (the same values). Its output is thrown away by the select below, so in
+        # reverse mode its cotangent is 0; but inside the branch 0 * inf is NaN (the
+        # derivative of log at 0, say), and stop_gradient keeps that NaN away from
+        # the gradient of x (JAX issue #1052).
+        taken = eq(index, np.int32(i))
+        ops_i = [_bcast_select(taken, x, stop_gradient(x)) for x in ops]
+        branch_outs.append(eval_jaxpr(batched.jaxpr, batched.consts, *ops_i))
+    outs = [_bcast_select_n(index, *cases) for cases in zip(*branch_outs)]
+    return outs, [0] * n_out
+
+
+def _bcast_select(pred: Any, on_true: Any, on_false: Any) -> Any:
+    return _bcast_select_n(pred, on_false, on_true)
+
+
+def _bcast_select_n(which: Any, *cases: Any) -> Any:
+    """select_n with a per-example ``which`` (shape (B,)) and cases of shape (B, ...)."""
+    if np.ndim(which) != np.ndim(cases[0]):
+        which = broadcast_in_dim(which, np.shape(cases[0]), list(range(np.ndim(which))))
+    return select_n(which, *cases)
+
+
+batching.batching_rules[cond_p] = _cond_batch
 
 
 # ====================================================================== while_p
@@ -164,6 +465,176 @@ def _while_impl(*args: Any, cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
 
 core.abstract_eval_rules[while_p] = _while_abstract_eval
 core.impl_rules[while_p] = _while_impl
+
+
+# ---------------------------------------------------------------------- while: JVP
+# The tangents of the carry become extra loop state, updated by the JVP of the
+# body; the tangents of the body's constants become extra constants. A carry
+# whose initial tangent is zero may still get a nonzero tangent after one
+# iteration (``c = c * x`` with x being differentiated), hence the fixpoint.
+# The predicate does not depend on tangents, so cond_jaxpr only learns to
+# ignore the extra state.
+
+def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    sizes = [cond_nconsts, body_nconsts]
+    (cconsts, bconsts, init), (_, bconst_dots, init_dots) = (_split(primals, sizes),
+                                                             _split(tangents, sizes))
+    bconst_nz = [type(t) is not ad.Zero for t in bconst_dots]
+    init_nz = [type(t) is not ad.Zero for t in init_dots]
+
+    def step(carry_nz):
+        body, out_nz = _jvp_jaxpr(body_jaxpr, bconst_nz + carry_nz, carry_nz)
+        return out_nz, body
+    carry_nz, body_jvp = _fixpoint(step, init_nz)
+    bconst_dots = _nonzero(bconst_dots)
+    init_dots = [ad.instantiate_zeros(t) for t, nz in zip(init_dots, carry_nz) if nz]
+    # body_jvp takes (consts, carry, const tangents, carry tangents); while wants the
+    # constants first: (consts, const tangents, carry, carry tangents).
+    body_jvp = _regroup_jaxpr(body_jvp, [len(bconsts), len(init), len(bconst_dots)],
+                              [0, 2, 1, 3])
+    cond_aug = _with_jaxpr(cond_jaxpr, invars=[*cond_jaxpr.jaxpr.invars,
+                                               *(Var(core.get_aval(t)) for t in init_dots)])
+    outs = while_p.bind(*cconsts, *bconsts, *bconst_dots, *init, *init_dots,
+                        cond_jaxpr=cond_aug, body_jaxpr=body_jvp, cond_nconsts=cond_nconsts,
+                        body_nconsts=len(bconsts) + len(bconst_dots))
+    carry, carry_dots = _split(outs, [len(init)])
+    return carry, _fill_zeros(carry_nz, carry_dots, body_jaxpr.out_avals)
+
+
+ad.jvp_rules[while_p] = _while_jvp
+
+
+# ---------------------------------------------------------------------- while: partial evaluation
+# Why reverse mode cannot go through a while loop
+# -----------------------------------------------
+# Transposing a loop means running it backwards, and every backward step needs
+# the residuals of its forward step (the ``cos(c)`` of that iteration). A scan
+# knows its trip count while tracing, so it stores them stacked in arrays of
+# shape (length, ...). A while loop's trip count is only known when it runs,
+# and a jaxpr cannot hold an array whose size is unknown while tracing, so
+# there is nowhere to keep them. (fori_loop with static bounds is a scan for
+# exactly this reason.)
+#
+# Forward mode is fine, and so is ``linearize`` (JVP + partial evaluation):
+# the known carries are computed by a loop over the known part of the body,
+# and the unknown ones by staging the *whole* loop, which recomputes the known
+# part alongside the tangents. Transposing that staged loop would again need
+# every iteration's residuals, so its transpose rule raises JAX's error.
+
+_WHILE_REVERSE_MODE_ERROR = (
+    "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "
+    "dynamic start/stop values. Try using lax.scan, or using fori_loop with static start/stop.")
+
+
+def _while_partial_eval(trace, *args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
+                  body_nconsts=body_nconsts)
+    cconst_uk, bconst_uk, init_uk = _split([trace.is_unknown(x) for x in args],
+                                           [cond_nconsts, body_nconsts])
+
+    def step(carry_uk):
+        split = partial_eval_jaxpr(body_jaxpr, bconst_uk + carry_uk, instantiate=carry_uk)
+        return split.out_unknowns, split
+    carry_uk, body_split = _fixpoint(step, init_uk)
+    cond_split = partial_eval_jaxpr(cond_jaxpr, cconst_uk + carry_uk)
+    if cond_split.out_unknowns[0] or builtins.all(carry_uk):
+        return trace.staging.process_primitive(while_p, list(args), params)
+    # The known part of the loop: known state, known constants, known predicate.
+    known = [x for x, uk in zip(args, cconst_uk + bconst_uk + carry_uk) if not uk]
+    num_known_carry = len(carry_uk) - sum(carry_uk)
+    with core.set_current_trace(trace.parent):
+        known_outs = while_p.bind(
+            *known, cond_jaxpr=_only_first_outputs(cond_split.known, 1),
+            body_jaxpr=_only_first_outputs(body_split.known, num_known_carry),
+            cond_nconsts=len(cconst_uk) - sum(cconst_uk),
+            body_nconsts=len(bconst_uk) - sum(bconst_uk))
+    # The unknown part: the whole loop, staged.
+    with core.set_current_trace(trace.staging):
+        all_outs = while_p.bind(*args, **params)
+    return _merge(carry_uk, known_outs, [o for o, uk in zip(all_outs, carry_uk) if uk])
+
+
+def _only_first_outputs(closed: ClosedJaxpr, n: int) -> ClosedJaxpr:
+    """Keep the first n outputs (dropping residuals) and the equations they need."""
+    pruned = _prune_outputs(closed, [i < n for i in range(len(closed.out_avals))])
+    jaxpr, _ = _dce(pruned.jaxpr, [True] * len(pruned.jaxpr.invars))
+    return ClosedJaxpr(jaxpr, pruned.consts)
+
+
+def _while_transpose(cts, *args, **params):
+    raise ValueError(_WHILE_REVERSE_MODE_ERROR)
+
+
+ad.partial_eval_rules[while_p] = _while_partial_eval
+ad.transpose_rules[while_p] = _while_transpose
+
+
+# ---------------------------------------------------------------------- while: batching
+# Batched constants or carry are easy: batch the body (a carry becomes batched
+# if the body makes it so: fixpoint) and keep one loop. A *batched predicate*
+# means each example wants its own number of iterations, but there is only one
+# loop. So the batched loop runs while *any* example still wants to, and on
+# each step an example whose own predicate is already false keeps its carry
+# unchanged (a select between the new and the old carry). Every example thus
+# ends with the carry it would have had alone.
+#
+# NB: JAX keeps the batched predicate inside the jaxpr (its cond_jaxpr returns
+# bool[B]) and leaves the "any" and the select to the compiler's lowering of
+# while; edujax writes them into the loop, so the jaxpr shows all of it and
+# every backend's ``while`` stays a plain loop.
+
+def _while_batch(args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    size = _axis_size(args, dims)
+    args = [batching.moveaxis(x, d, 0) if d is not None else x for x, d in zip(args, dims)]
+    cconst_bat, bconst_bat, init_bat = _split([d is not None for d in dims],
+                                              [cond_nconsts, body_nconsts])
+
+    def step(carry_bat):
+        _, out_dims = batching.batch_jaxpr(body_jaxpr, size, _batch_dims(bconst_bat + carry_bat))
+        return [d is not None for d in out_dims], None
+    carry_bat, _ = _fixpoint(step, init_bat)
+    _, (pred_dim,) = batching.batch_jaxpr(cond_jaxpr, size, _batch_dims(cconst_bat + carry_bat))
+    if pred_dim is not None:
+        carry_bat = [True] * len(carry_bat)
+    body = batching.batch_jaxpr(body_jaxpr, size, _batch_dims(bconst_bat + carry_bat),
+                                _batch_dims(carry_bat))[0]
+    cond = batching.batch_jaxpr(cond_jaxpr, size, _batch_dims(cconst_bat + carry_bat))[0]
+    cconsts, bconsts, init = _split(args, [cond_nconsts, body_nconsts])
+    init = [batching.bdim_at_front(x, None, size) if b and not was else x
+            for x, b, was in zip(init, carry_bat, init_bat)]
+    if pred_dim is None:
+        outs = while_p.bind(*cconsts, *bconsts, *init, cond_jaxpr=cond, body_jaxpr=body,
+                            cond_nconsts=cond_nconsts, body_nconsts=body_nconsts)
+    else:
+        outs = _while_with_batched_predicate(cond, body, cconsts, bconsts, init)
+    return outs, _batch_dims(carry_bat)
+
+
+def _while_with_batched_predicate(cond: ClosedJaxpr, body: ClosedJaxpr, cconsts: list,
+                                  bconsts: list, init: list) -> list:
+    """``while any(pred): carry = select(pred, body(carry), carry)``, per example."""
+    carry_avals = [core.get_aval(x) for x in init]
+    cconst_avals = [core.get_aval(x) for x in cconsts]
+
+    def any_cond(*args):
+        pred, = eval_jaxpr(cond.jaxpr, cond.consts, *args)
+        return [reduce_or(pred, axes=(0,))], None
+
+    def select_body(*args):
+        cconsts_, bconsts_, carry = _split(args, [len(cconsts), len(bconsts)])
+        pred, = eval_jaxpr(cond.jaxpr, cond.consts, *cconsts_, *carry)
+        new = eval_jaxpr(body.jaxpr, body.consts, *bconsts_, *carry)
+        return [_bcast_select(pred, n, c) for n, c in zip(new, carry)], None
+
+    any_jaxpr = trace_to_jaxpr(any_cond, [*cconst_avals, *carry_avals])[0]
+    body_avals = [*cconst_avals, *(core.get_aval(x) for x in bconsts), *carry_avals]
+    select_jaxpr = trace_to_jaxpr(select_body, body_avals)[0]
+    return while_p.bind(*cconsts, *cconsts, *bconsts, *init, cond_jaxpr=any_jaxpr,
+                        body_jaxpr=select_jaxpr, cond_nconsts=len(cconsts),
+                        body_nconsts=len(cconsts) + len(bconsts))
+
+
+batching.batching_rules[while_p] = _while_batch
 
 
 # ====================================================================== scan_p
@@ -204,6 +675,241 @@ def _scan_impl(*args: Any, reverse: bool, length: int, jaxpr: ClosedJaxpr, num_c
 
 core.abstract_eval_rules[scan_p] = _scan_abstract_eval
 core.impl_rules[scan_p] = _scan_impl
+
+
+# ---------------------------------------------------------------------- scan: JVP
+# Tangents ride along: the constants' tangents become extra constants, the
+# carry's tangents extra carry (with a fixpoint, as for while), the xs'
+# tangents extra xs, and the ys' tangents extra ys.
+
+def _scan_jvp(primals, tangents, *, reverse, length, jaxpr, num_consts, num_carry, unroll):
+    sizes = [num_consts, num_carry]
+    num_xs, num_ys = len(primals) - num_consts - num_carry, len(jaxpr.out_avals) - num_carry
+    (consts, init, xs), (const_dots, init_dots, xs_dots) = (_split(primals, sizes),
+                                                           _split(tangents, sizes))
+    const_nz, init_nz, xs_nz = ([type(t) is not ad.Zero for t in ts]
+                                for ts in (const_dots, init_dots, xs_dots))
+
+    def step(carry_nz):
+        body, out_nz = _jvp_jaxpr(jaxpr, const_nz + carry_nz + xs_nz,
+                                  carry_nz + [False] * num_ys)
+        return out_nz[:num_carry], (body, out_nz)
+    carry_nz, (body, out_nz) = _fixpoint(step, init_nz)
+    const_dots, xs_dots = _nonzero(const_dots), _nonzero(xs_dots)
+    init_dots = [ad.instantiate_zeros(t) for t, nz in zip(init_dots, carry_nz) if nz]
+    # (consts, carry, xs, their tangents) -> (consts, consts', carry, carry', xs, xs');
+    # outputs (carry, ys, carry', ys') -> (carry, carry', ys, ys').
+    body = _regroup_jaxpr(body, [num_consts, num_carry, num_xs, len(const_dots), len(init_dots)],
+                          [0, 3, 1, 4, 2, 5], [num_carry, num_ys, len(init_dots)], [0, 2, 1, 3])
+    outs = scan_p.bind(*consts, *const_dots, *init, *init_dots, *xs, *xs_dots, reverse=reverse,
+                       length=length, jaxpr=body, num_consts=num_consts + len(const_dots),
+                       num_carry=num_carry + len(init_dots), unroll=unroll)
+    carry, carry_dots, ys, ys_dots = _split(outs, [num_carry, len(init_dots), num_ys])
+    out_avals = [core.get_aval(x) for x in [*carry, *ys]]
+    return [*carry, *ys], _fill_zeros(out_nz, [*carry_dots, *ys_dots], out_avals)
+
+
+ad.jvp_rules[scan_p] = _scan_jvp
+
+
+# ---------------------------------------------------------------------- scan: partial evaluation
+# Split the body into a known and an unknown part (with a fixpoint on which
+# carries are unknown), then run two scans:
+#
+# * the known scan, now: the known carry and ys, and, stacked along a new
+#   leading axis, the residuals of every iteration (the backward pass needs
+#   those of step i at step i);
+# * the unknown scan, staged into the linear jaxpr: it reads the residuals of
+#   step i as its i-th ``x``.
+#
+# Two kinds of residuals need no stacking. A known constant or a known x is
+# passed to the unknown scan as it is (a constant, or xs). And a residual
+# computed from the constants alone is the same at every iteration: it is
+# *hoisted* out of the loop, computed once, and passed as a constant
+# (_hoist_loop_invariants, JAX's _scan_known_hoisting).
+
+def _scan_partial_eval(trace, *args, reverse, length, jaxpr, num_consts, num_carry, unroll):
+    num_ys = len(jaxpr.out_avals) - num_carry
+    const_uk, init_uk, xs_uk = _split([trace.is_unknown(x) for x in args],
+                                      [num_consts, num_carry])
+    forward = [True] * num_consts + [False] * num_carry + [True] * len(xs_uk)
+
+    def step(carry_uk):
+        split = partial_eval_jaxpr(jaxpr, const_uk + carry_uk + xs_uk,
+                                   carry_uk + [False] * num_ys, forward)
+        return split.out_unknowns[:num_carry], split
+    carry_uk, split = _fixpoint(step, init_uk)
+    loop = dict(reverse=reverse, length=length, unroll=unroll)
+    known_outs, computed_res = _scan_known_part(trace, split, args, const_uk + carry_uk + xs_uk,
+                                                num_consts, num_carry - sum(carry_uk), loop)
+    # Sort the residuals into constants of the unknown scan, and xs of it.
+    computed = iter(computed_res)
+    residuals = [next(computed) if f is None else (args[f], f >= num_consts + num_carry)
+                 for f in split.res_forwarded]
+    res_is_xs = [is_xs for _, is_xs in residuals]
+    const_res, xs_res = _partition(res_is_xs, [r for r, _ in residuals])
+    n_unknown_in = len(split.unknown.in_avals) - len(residuals)
+    body = _with_jaxpr(split.unknown, invars=_move_to_back(
+        split.unknown.jaxpr.invars, res_is_xs + [False] * n_unknown_in))
+    unknown_args = [x for x, uk in zip(args, const_uk + carry_uk + xs_uk) if uk]
+    unknown_outs = []
+    if body.out_avals:
+        with core.set_current_trace(trace.staging):
+            unknown_outs = scan_p.bind(*const_res, *unknown_args, *xs_res, jaxpr=body,
+                                       num_consts=len(const_res) + sum(const_uk),
+                                       num_carry=sum(carry_uk), **loop)
+    return _merge(split.out_unknowns, known_outs, unknown_outs)
+
+
+def _scan_known_part(trace, split, args, unknowns, num_consts, num_known_carry, loop):
+    """Run the known scan; return its known outputs and the computed residuals, each as
+    (value, stacked per iteration?)."""
+    known_args = [x for x, uk in zip(args, unknowns) if not uk]
+    n_known_consts = num_consts - sum(unknowns[:num_consts])
+    consts, rest = _split(known_args, [n_known_consts])
+    num_known_out = len(split.out_unknowns) - sum(split.out_unknowns)
+    body, body_consts, hoisted = _hoist_loop_invariants(
+        trace, split.known, consts, num_known_out, split.num_computed_res)
+    outs = []
+    if body.out_avals:
+        with core.set_current_trace(trace.parent):
+            outs = scan_p.bind(*body_consts, *rest, jaxpr=body, num_consts=len(body_consts),
+                               num_carry=num_known_carry, **loop)
+    known_outs, stacked = _split(outs, [num_known_out])
+    stacked_it = iter(stacked)
+    return known_outs, [(next(stacked_it), True) if h is None else (h, False) for h in hoisted]
+
+
+def _hoist_loop_invariants(trace, known: ClosedJaxpr, consts: list, num_out: int, num_res: int
+                           ) -> tuple[ClosedJaxpr, list, list]:
+    """Move out of the known body what depends on the loop's constants only.
+
+    ``known`` maps (consts, carry, xs) to (outputs, residuals). Partially evaluating
+    it with the constants known and the rest unknown computes, right now and once,
+    everything that is the same at every iteration. Returns the remaining body (its
+    constants are the values it needs from the hoisted part), those constants, and
+    per residual its hoisted value or None (still computed, and stacked, by the loop).
+    """
+    n_in = len(known.in_avals)
+    is_const = [i < len(consts) for i in range(n_in)]
+    split = partial_eval_jaxpr(known, [not c for c in is_const],
+                               [True] * num_out + [False] * num_res, forward=is_const)
+    with core.set_current_trace(trace.parent):
+        values = eval_jaxpr(split.known.jaxpr, split.known.consts, *consts)
+    num_hoisted = len(split.out_unknowns) - sum(split.out_unknowns)
+    hoisted_values, computed = _split(values, [num_hoisted])
+    computed_it, hoisted_it = iter(computed), iter(hoisted_values)
+    body_consts = [next(computed_it) if f is None else consts[f] for f in split.res_forwarded]
+    hoisted = [None if uk else next(hoisted_it) for uk in split.out_unknowns[num_out:]]
+    return split.unknown, body_consts, hoisted
+
+
+def _move_to_back(xs: Sequence, to_move: Sequence[bool]) -> list:
+    return [x for x, m in zip(xs, to_move) if not m] + [x for x, m in zip(xs, to_move) if m]
+
+
+ad.partial_eval_rules[scan_p] = _scan_partial_eval
+
+
+# ---------------------------------------------------------------------- scan: transpose
+# A linear scan maps (linear consts, carry, linear xs) to (carry, ys), reading
+# residual consts and residual xs on the side. Its transpose runs the other
+# way round (``reverse`` flipped): from the last step to the first, each step
+# transposes the body, turning the cotangent of its carry output and of its y
+# into the cotangent of its carry input and of its x. A constant is used by
+# every step, so its cotangent is the *sum* over the steps: it is accumulated
+# in an extra carry that starts at zero.
+#
+#   transposed body: (res consts; ct consts so far, ct carry; ct y, res xs)
+#                 -> (ct consts so far + this step's, ct carry in; ct x)
+
+def _scan_transpose(cts, *args, reverse, length, jaxpr, num_consts, num_carry, unroll):
+    consts, _, xs = _split(args, [num_consts, num_carry])
+    const_lin = [ad.is_undefined_primal(x) for x in consts]
+    xs_lin = [ad.is_undefined_primal(x) for x in xs]
+    const_res, xs_res = ([x for x in group if not ad.is_undefined_primal(x)]
+                         for group in (consts, xs))
+    ct_carry, ct_ys = _split(cts, [num_carry])
+    ct_carry = [ad.instantiate_zeros(ct) for ct in ct_carry]
+    ys_nz = [type(ct) is not ad.Zero for ct in ct_ys]
+    ct_consts = [ad.zeros_like_aval(ad.tangent_aval(x.aval)) for x in consts
+                 if ad.is_undefined_primal(x)]
+    body = _transpose_scan_body(jaxpr, num_consts, num_carry, const_lin, xs_lin, ys_nz)
+    outs = scan_p.bind(*const_res, *ct_consts, *ct_carry, *_nonzero(ct_ys), *xs_res,
+                       reverse=not reverse, length=length, jaxpr=body,
+                       num_consts=len(const_res), num_carry=len(ct_consts) + num_carry,
+                       unroll=unroll)
+    ct_consts, ct_init, ct_xs = _split(outs, [len(ct_consts), num_carry])
+    return [*_merge(const_lin, [None] * len(const_res), ct_consts), *ct_init,
+            *_merge(xs_lin, [None] * len(xs_res), ct_xs)]
+
+
+def _transpose_scan_body(jaxpr: ClosedJaxpr, num_consts: int, num_carry: int,
+                         const_lin: list[bool], xs_lin: list[bool], ys_nz: list[bool]
+                         ) -> ClosedJaxpr:
+    const_avals, carry_avals, x_avals = _split(jaxpr.in_avals, [num_consts, num_carry])
+    y_avals = jaxpr.out_avals[num_carry:]
+    tangent = ad.tangent_aval
+    groups = [
+        [a for a, lin in zip(const_avals, const_lin) if not lin],           # residual consts
+        [tangent(a) for a, lin in zip(const_avals, const_lin) if lin],      # ct consts so far
+        [tangent(a) for a in carry_avals],                                  # ct carry
+        [tangent(a) for a, nz in zip(y_avals, ys_nz) if nz],                # ct y
+        [a for a, lin in zip(x_avals, xs_lin) if not lin],                  # residual xs
+    ]
+
+    def fun(*args):
+        const_res, ct_consts, ct_carry, ct_y, x_res = _split(args, [len(g) for g in groups])[:5]
+        const_res_it, x_res_it = iter(const_res), iter(x_res)
+        primals = [*(ad.UndefinedPrimal(a) if lin else next(const_res_it)
+                     for a, lin in zip(const_avals, const_lin)),
+                   *(ad.UndefinedPrimal(a) for a in carry_avals),
+                   *(ad.UndefinedPrimal(a) if lin else next(x_res_it)
+                     for a, lin in zip(x_avals, xs_lin))]
+        cts_out = [*ct_carry, *_fill_zeros(ys_nz, ct_y, y_avals)]
+        cts_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, primals, cts_out)
+        ct_const_in, ct_carry_in, ct_x = _split(cts_in, [num_consts, num_carry])
+        ct_const_in = [ct for ct, lin in zip(ct_const_in, const_lin) if lin]
+        ct_x = [ct for ct, lin in zip(ct_x, xs_lin) if lin]
+        sums = [ad.add_tangents(acc, ct) for acc, ct in zip(ct_consts, ct_const_in)]
+        return [ad.instantiate_zeros(ct) for ct in [*sums, *ct_carry_in, *ct_x]], None
+
+    return trace_to_jaxpr(fun, [a for g in groups for a in g])[0]
+
+
+ad.transpose_rules[scan_p] = _scan_transpose
+
+
+# ---------------------------------------------------------------------- scan: batching
+# Batch the body: a constant's batch dimension goes first; a carry's too (and
+# a carry becomes batched if the body makes it so: fixpoint); an x slice must
+# have its batch dimension first, so the stacked xs have it at dimension 1, as
+# have the stacked ys.
+
+def _scan_batch(args, dims, *, reverse, length, jaxpr, num_consts, num_carry, unroll):
+    size = _axis_size(args, dims)
+    const_bat, init_bat, xs_bat = _split([d is not None for d in dims], [num_consts, num_carry])
+
+    def step(carry_bat):
+        in_dims = _batch_dims(const_bat + carry_bat + xs_bat)
+        _, out_dims = batching.batch_jaxpr(jaxpr, size, in_dims)
+        return [d is not None for d in out_dims[:num_carry]], out_dims[num_carry:]
+    carry_bat, ys_dims = _fixpoint(step, init_bat)
+    in_dims = _batch_dims(const_bat + carry_bat + xs_bat)
+    body, _ = batching.batch_jaxpr(jaxpr, size, in_dims, _batch_dims(carry_bat) + ys_dims)
+    consts, init, xs = _split(args, [num_consts, num_carry])
+    const_dims, init_dims, xs_dims = _split(dims, [num_consts, num_carry])
+    consts = [batching.moveaxis(x, d, 0) if d is not None else x
+              for x, d in zip(consts, const_dims)]
+    init = [batching.bdim_at_front(x, d, size) if b else x
+            for x, d, b in zip(init, init_dims, carry_bat)]
+    xs = [batching.moveaxis(x, d, 1) if d is not None else x for x, d in zip(xs, xs_dims)]
+    outs = scan_p.bind(*consts, *init, *xs, reverse=reverse, length=length, jaxpr=body,
+                       num_consts=num_consts, num_carry=num_carry, unroll=unroll)
+    return outs, _batch_dims(carry_bat) + [None if d is None else 1 for d in ys_dims]
+
+
+batching.batching_rules[scan_p] = _scan_batch
 
 
 # ====================================================================== tracing user functions

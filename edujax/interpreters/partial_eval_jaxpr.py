@@ -1,0 +1,100 @@
+"""Partial evaluation of a whole jaxpr: split it into a known part and an unknown part.
+
+``linearize`` (ad.py) partially evaluates a *Python function*: while it runs,
+known values compute right away and unknown ones are staged. The primitives
+that carry jaxprs (cond's branches, a scan's body) need the same thing one
+level down, on a jaxpr: given which inputs will be known and which unknown,
+produce
+
+* the **known jaxpr**: known inputs -> known outputs, followed by *residuals*
+  (the known values that the unknown part needs, such as ``cos(x)`` for the
+  tangent of ``sin(x)``);
+* the **unknown jaxpr**: residuals, then unknown inputs -> unknown outputs.
+
+Running the known jaxpr and feeding its residuals to the unknown jaxpr gives
+the same outputs as the original jaxpr (JAX's ``pe.partial_eval_jaxpr_nounits``).
+
+How: we do not write a new interpreter. We *trace* the jaxpr with the same
+``PartialEvalTrace`` that linearize uses, inside a staging trace that records
+the known side. Every equation then lands on its side by itself, and an
+equation that carries a jaxpr of its own (a cond inside a scan...) is split by
+its own partial-evaluation rule, recursively.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+from edujax import core
+from edujax.core import ShapedArray, Tracer
+from edujax.interpreters.ad import PartialEvalTrace
+from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+
+
+class PartialEvalResult(NamedTuple):
+    """What ``partial_eval_jaxpr`` returns.
+
+    ``known``: ``[*known inputs] -> [*known outputs, *computed residuals]``.
+    ``unknown``: ``[*residuals, *unknown inputs] -> [*unknown outputs]``.
+    ``out_unknowns``: which outputs of the original jaxpr the unknown jaxpr computes.
+    ``res_avals``: the types of all the residuals (the unknown jaxpr's leading inputs).
+    ``res_forwarded``: per residual, the index (among *all* inputs of the original
+    jaxpr) of the known input it simply is, or None when the known jaxpr computes it
+    and returns it among its outputs. Only inputs allowed by ``forward`` are forwarded.
+    """
+    known: ClosedJaxpr
+    unknown: ClosedJaxpr
+    out_unknowns: list[bool]
+    res_avals: list[ShapedArray]
+    res_forwarded: list[int | None]
+
+    @property
+    def num_computed_res(self) -> int:
+        return sum(f is None for f in self.res_forwarded)
+
+
+def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
+                       instantiate: bool | Sequence[bool] = False,
+                       forward: Sequence[bool] | None = None) -> PartialEvalResult:
+    """Split ``closed`` into a known jaxpr and an unknown jaxpr (see the module docstring).
+
+    ``instantiate[i]`` asks for output i to be an output of the unknown jaxpr even if it
+    could be known (a loop's carry that must have one type on every iteration). A known
+    input whose ``forward`` entry is True is not returned by the known jaxpr when it is
+    a residual: the caller passes the input itself (see ``res_forwarded``).
+    """
+    in_avals = closed.in_avals
+    n_out = len(closed.out_avals)
+    instantiate = [instantiate] * n_out if isinstance(instantiate, bool) else list(instantiate)
+    forward = [False] * len(in_avals) if forward is None else list(forward)
+    found: dict[str, Any] = {}
+
+    def known_fun(*known_args: Any) -> tuple[list, None]:
+        trace = PartialEvalTrace(core.current_trace())
+        known_it = iter(known_args)
+        args = [trace.new_unknown(a) if uk else next(known_it)
+                for a, uk in zip(in_avals, unknowns)]
+        with core.set_current_trace(trace):
+            outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+        out_uk = [trace.is_unknown(o) or inst for o, inst in zip(outs, instantiate)]
+        unknown = trace.staging.to_jaxpr([o for o, uk in zip(outs, out_uk) if uk])
+        # The unknown jaxpr's constants are the known values it reads: the residuals.
+        input_index = {id(x): i for i, x in enumerate(args)
+                       if not unknowns[i] and forward[i] and isinstance(x, Tracer)}
+        res_fwd = [input_index.get(id(r)) for r in unknown.consts]
+        found.update(unknown=unknown, out_uk=out_uk, res_fwd=res_fwd)
+        known_outs = [o for o, uk in zip(outs, out_uk) if not uk]
+        computed = [r for r, f in zip(unknown.consts, res_fwd) if f is None]
+        return [*known_outs, *computed], None
+
+    known_avals = [a for a, uk in zip(in_avals, unknowns) if not uk]
+    known, _ = trace_to_jaxpr(known_fun, known_avals)
+    unknown = _residuals_as_inputs(found["unknown"])
+    res_avals = [v.aval for v in found["unknown"].jaxpr.constvars]
+    return PartialEvalResult(known, unknown, found["out_uk"], res_avals, found["res_fwd"])
+
+
+def _residuals_as_inputs(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """Turn the constvars (the residuals) into leading invars."""
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns, j.debug_info), [])
