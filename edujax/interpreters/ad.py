@@ -59,8 +59,8 @@ class Zero:
 
 
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
-    """The type of a tangent: the same shape and dtype, never weakly typed."""
-    return aval.strip_weak_type()
+    """The type of a tangent: the primal's shape, dtype and weak type (as in JAX)."""
+    return aval
 
 
 def is_differentiable(aval: ShapedArray) -> bool:
