@@ -130,6 +130,9 @@ class ArrayImpl:
 
     # -- printing --------------------------------------------------------------------
     def __repr__(self) -> str:
+        if self._value.dtype.kind == "V":  # PRNG keys (from jit or vmap) print as keys
+            from edujax.prng import PRNGKeyArray
+            return PRNGKeyArray.__repr__(self)
         prefix = "Array("
         dtype_str = f"dtype={self.dtype.name}"
         if self._weak_type:
@@ -145,6 +148,8 @@ class ArrayImpl:
         return f"{prefix}{s},{sep}{dtype_str})"
 
     def __str__(self) -> str:
+        if self._value.dtype.kind == "V":
+            return repr(self)
         return str(self._value)
 
     def __format__(self, spec: str) -> str:

@@ -36,6 +36,7 @@ class Config:
             # How many compiled signatures each jitted function keeps (least recently used
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),
+            "edujax_check_key_reuse": _env_flag("EDUJAX_CHECK_KEY_REUSE", False),  # random.py
         }
         self._listeners: list = []
 

@@ -60,7 +60,7 @@ class ShapedArray:
 
     def str_short(self, short_dtypes: bool = False) -> str:
         """``float32[2,3]``, or ``f32[2,3]`` with short dtypes (the jaxpr form)."""
-        name = short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+        name = short_dtype_name(self.dtype) if short_dtypes else dtype_name(self.dtype)
         return f"{name}[{','.join(map(str, self.shape))}]"
 
     def __eq__(self, other: object) -> bool:
@@ -78,7 +78,14 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
+def dtype_name(dtype: np.dtype) -> str:
+    """``float32``; a record dtype (a PRNG key, ``key<fry>``) goes by its scalar type's name."""
+    return dtype.type.__name__ if dtype.kind == "V" else dtype.name
+
+
 def short_dtype_name(dtype: np.dtype) -> str:
+    if dtype.kind == "V":
+        return dtype_name(dtype)
     return (dtype.name.replace("float", "f").replace("uint", "u")
             .replace("int", "i").replace("complex", "c"))
 

@@ -47,6 +47,8 @@ def x64_enabled() -> bool:
 def canonicalize_dtype(dtype: Any) -> np.dtype:
     """The dtype an array of ``dtype`` really gets, given the x64 setting."""
     dtype = np.dtype(dtype)
+    if dtype.kind == "V":
+        return dtype  # an opaque record dtype (a PRNG key): nothing to canonicalize
     if dtype not in _SUPPORTED:
         raise TypeError(f"JAX only supports number and bool dtypes, got dtype {dtype}.")
     return dtype if x64_enabled() else _NARROW.get(dtype, dtype)

@@ -202,7 +202,9 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
             out_sharding=None):
     new_sizes = tuple(int(d) for d in new_sizes)
     same_order = dimensions is None or tuple(dimensions) == tuple(range(np.ndim(operand)))
-    if np.shape(operand) == new_sizes and same_order and _is_array(operand):
+    # NB: as in JAX, a 0-d operand is always reshaped (the check needs a non-empty shape)
+    if np.shape(operand) and np.shape(operand) == new_sizes and same_order and \
+            _is_array(operand):
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes,
                           dimensions=None if same_order else tuple(dimensions),

@@ -290,7 +290,7 @@ def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
 
 
 round_p = standard_primitive("round", _same_shape, partial(checked_dtype_rule, "round", FLOAT),
-                             _round_impl)
+                             quiet(_round_impl))
 ad.defjvp_zero(round_p)
 
 
