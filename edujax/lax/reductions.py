@@ -55,6 +55,10 @@ def _np_reduce(ufunc):
 
 
 def _lowest(ufunc, dtype):
+    """The identity of max (the lowest value) or min (the highest), used to reduce an
+    empty array when the output is itself empty."""
+    if dtype.kind == "b":
+        return ufunc is np.minimum
     info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
     if ufunc is np.maximum:
         return -np.inf if dtype.kind == "f" else info.min

@@ -6,6 +6,8 @@ JAX does (util.py) and then calls lax, so the same code runs eagerly, under
 """
 from __future__ import annotations
 
+from typing import Any as _Any
+
 import numpy as _np
 
 from edujax import dtypes as _dtypes
@@ -57,21 +59,22 @@ floating, complexfloating, inexact, number = (_np.floating, _np.complexfloating,
 generic = _np.generic
 
 
-def result_type(*args):
+def result_type(*args: _Any) -> _np.dtype:
     """The dtype that ``args`` promote to (JAX's lattice, weak Python scalars included)."""
     return _dtypes.result_type(*args)
 
 
-def isscalar(element) -> bool:
+def isscalar(element: _Any) -> bool:
     return _np.ndim(element) == 0 and isinstance(element, (Array, _np.generic, int, float,
                                                            complex, bool))
 
 
-def iscomplexobj(x) -> bool:
+def iscomplexobj(x: _Any) -> bool:
     return _np.dtype(getattr(x, "dtype", type(x))).kind == "c"
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(a: _Any, b: _Any, rtol: _Any = 1e-05, atol: _Any = 1e-08,
+            equal_nan: bool = False) -> _Any:
     """``|a - b| <= atol + rtol * |b|`` elementwise (infinities must match exactly)."""
     from edujax import lax as _lax
     from edujax.numpy.util import promote_args as _promote_args
@@ -87,14 +90,15 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return logical_or(out, both_nan) if equal_nan else out
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(a: _Any, b: _Any, rtol: _Any = 1e-05, atol: _Any = 1e-08,
+             equal_nan: bool = False) -> _Any:
     """True if every pair of elements is ``isclose``."""
     from edujax.numpy.util import check_arraylike as _check_arraylike
     _check_arraylike("allclose", a, b)
     return all(isclose(a, b, rtol, atol, equal_nan))
 
 
-def array_equal(a1, a2, equal_nan=False) -> Array:
+def array_equal(a1: _Any, a2: _Any, equal_nan: bool = False) -> Array:
     """True if the arrays have the same shape and the same elements."""
     a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:

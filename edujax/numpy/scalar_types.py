@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 
-
-
 class _ScalarMeta(type):
+    """The type of ``jnp.float32`` & co. Comparing and hashing go through NumPy's scalar
+    type (``np.float32``), so ``jnp.float32 == np.float32`` and both work as dict keys."""
+
     dtype: np.dtype
 
     def __call__(cls, x: Any) -> Any:
@@ -20,23 +21,19 @@ class _ScalarMeta(type):
         return asarray(x, dtype=cls.dtype)
 
     def __eq__(cls, other: Any) -> bool:
-        return cls is other or (not isinstance(other, _ScalarMeta) and _same_dtype(cls, other))
+        return cls is other or cls.dtype.type == other
+
+    def __ne__(cls, other: Any) -> bool:
+        return not cls == other
 
     def __hash__(cls) -> int:
-        return hash(cls.dtype)
+        return hash(cls.dtype.type)
 
     def __repr__(cls) -> str:
         return f"<class 'jax.numpy.{cls.__name__}'>"
 
     def __instancecheck__(cls, instance: Any) -> bool:
         return isinstance(instance, cls.dtype.type)
-
-
-def _same_dtype(cls: Any, other: Any) -> bool:
-    try:
-        return np.dtype(other) == cls.dtype
-    except TypeError:
-        return False
 
 
 def _scalar_type(name: str, np_type: Any) -> type:

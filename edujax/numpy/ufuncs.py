@@ -147,7 +147,9 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     """Division rounded down (Python's ``//``).
 
     lax.div truncates toward zero, so for integers a quotient whose operands have
-    different signs, and which left a remainder, is moved down by one.
+    different signs, and which left a remainder, is moved down by one. (After the
+    promotion both operands have one dtype and broadcastable shapes, so the steps
+    below can call lax directly.)
     """
     x1, x2 = promote_args_numeric("floor_divide", x1, x2)
     kind = _dtype(x1).kind
@@ -155,23 +157,40 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
         return lax.div(x1, x2)
     if kind == "i":
         quotient = lax.div(x1, x2)
-        select = logical_and(not_equal(lax.sign(x1), lax.sign(x2)),
-                             not_equal(lax.rem(x1, x2), 0))
-        return _where(select, subtract(quotient, 1), quotient)
+        different_signs = lax.ne(lax.sign(x1), lax.sign(x2))
+        has_remainder = lax.ne(lax.rem(x1, x2), _scalar_like(x1, 0))
+        select = _broadcast_like(lax.bitwise_and(different_signs, has_remainder), quotient)
+        return lax.select(select, lax.sub(quotient, _scalar_like(quotient, 1)), quotient)
     if kind == "c":
         raise TypeError("floor_divide does not support complex-valued inputs")
     return _float_divmod(x1, x2)[0]
 
 
+def _scalar_like(x: Any, value: Any) -> Any:
+    """``value`` as jnp would promote it against ``x`` (``x - 1`` keeps x's weak type)."""
+    return lax._convert_element_type(value, *dtypes.dtype_and_weak(x))
+
+
+def _broadcast_like(x: Any, like: Any) -> Any:
+    """``x`` broadcast to the shape of ``like`` (lax.select wants equal shapes)."""
+    shape = np.shape(like)
+    if np.shape(x) == shape:
+        return x
+    return lax.broadcast_in_dim(x, shape, range(len(shape) - np.ndim(x), len(shape)))
+
+
 def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
     """Python's float ``divmod`` (CPython's float_divmod): a floored quotient and a
     remainder with the sign of the divisor, built from the truncated lax.rem."""
+    zero = _scalar_like(x1, 0)
     mod = lax.rem(x1, x2)
-    x1_corrected = _where(equal(x2, 0), x1, lax.sub(x1, mod))
+    x1_corrected = lax.sub(x1, lax.select(_broadcast_like(lax.eq(x2, zero), mod),
+                                          lax.full_like(mod, 0), mod))
     div = lax.div(x1_corrected, x2)
-    fix = lax.bitwise_and(not_equal(mod, 0), not_equal(lax.sign(x2), lax.sign(mod)))
-    mod = lax.select(fix, add(mod, x2), mod)
-    div = lax.select(fix, subtract(div, 1.0), div)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.sign(x2), lax.sign(mod)))
+    fix = _broadcast_like(fix, div)
+    mod = lax.select(_broadcast_like(fix, mod), lax.add(mod, _broadcast_like(x2, mod)), mod)
+    div = lax.select(fix, lax.sub(div, _scalar_like(div, 1)), div)
     return lax.round(div), mod
 
 
@@ -183,12 +202,13 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     x1, x2 = promote_args_numeric("remainder", x1, x2)
     zero = _constant_like(x1, 0)
     if _dtype(x2).kind in "iu":
-        x2 = _where(equal(x2, 0), _ones(x2), x2)
+        x2 = lax.select(lax.eq(x2, _lax_const(x2, 0)), lax.full_like(x2, 1), x2)
     trunc_mod = lax.rem(x1, x2)
     trunc_mod_not_zero = lax.ne(trunc_mod, zero)
     do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),
                               trunc_mod_not_zero)
-    return lax.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
+    return lax.select(_broadcast_like(do_plus, trunc_mod),
+                      lax.add(trunc_mod, _broadcast_like(x2, trunc_mod)), trunc_mod)
 
 
 mod = remainder
