@@ -26,16 +26,7 @@ RECORD = json.loads((pathlib.Path(__file__).parent / "data" / "jnp_values.json")
 
 # Differences we know of, with the reason; each is an expected failure (strict: when
 # one gets fixed, the test says so and the entry must go).
-KNOWN_DIFFERENCES = {
-    "add[int_python_too_big]": "JAX checks Python ints against int32 when they enter a jit; "
-                               "edujax has no jit yet and wraps the value around",
-    "list_argument[operator_reflected]": "array_methods: JAX's reflected operators raise "
-                                         "TypeError for a list; ours return NotImplemented",
-    "list_argument[operator_compare]": "array_methods: JAX's == raises TypeError for a list; "
-                                       "ours returns NotImplemented (so == gives False)",
-    "list_argument[operator_matmul]": "array_methods: JAX names the type "
-                                      "'jaxlib._jax.ArrayImpl' in this one message",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def run(code: str) -> dict:

@@ -17,14 +17,32 @@ from edujax.numpy.indexing import IndexUpdateHelper, getitem
 from edujax.numpy.util import is_arraylike
 
 
-def _forward(fn: Callable, swap: bool = False) -> Callable:
-    """A binary operator; a non-array operand (say a list) gets NotImplemented, as in JAX."""
+# Containers are rejected outright (``x + [1, 2]`` is almost always a mistake: JAX will not
+# silently turn a list into an array); other unknown types get NotImplemented, so that
+# they may implement the operator themselves.
+_REJECTED = (list, tuple, set, dict)
+
+
+def _forward(fn: Callable, symbol: str, swap: bool = False) -> Callable:
+    """A binary operator, with JAX's treatment of operands that are not arrays."""
     def op(self, other):
         if not is_arraylike(other):
+            if type(other) in _REJECTED:
+                names = [_type_name(a, symbol) for a in ((other, self) if swap else
+                                                         (self, other))]
+                raise TypeError(f"unsupported operand type(s) for {symbol}: {names[0]!r} and "
+                                f"{names[1]!r}\nHint: convert it first, e.g. jnp.asarray(...).")
             return NotImplemented
         return fn(other, self) if swap else fn(self, other)
     op.__name__ = fn.__name__
     return op
+
+
+def _type_name(x: Any, symbol: str) -> str:
+    # NB: for @, JAX's message comes from Python itself, which names the C type.
+    if symbol == "@" and type(x) is Array:
+        return "jaxlib._jax.ArrayImpl"
+    return type(x).__name__
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -33,14 +51,16 @@ def _matmul(a: Any, b: Any) -> Any:
 
 
 _BINARY_OPERATORS = {
-    "add": ufuncs.add, "sub": ufuncs.subtract, "mul": ufuncs.multiply,
-    "truediv": ufuncs.true_divide, "floordiv": ufuncs.floor_divide, "mod": ufuncs.remainder,
-    "pow": ufuncs.power, "matmul": _matmul, "and": ufuncs.bitwise_and,
-    "or": ufuncs.bitwise_or, "xor": ufuncs.bitwise_xor, "lshift": ufuncs.left_shift,
-    "rshift": ufuncs.right_shift, "divmod": ufuncs.divmod,
+    "add": (ufuncs.add, "+"), "sub": (ufuncs.subtract, "-"), "mul": (ufuncs.multiply, "*"),
+    "truediv": (ufuncs.true_divide, "/"), "floordiv": (ufuncs.floor_divide, "//"),
+    "mod": (ufuncs.remainder, "%"), "pow": (ufuncs.power, "**"), "matmul": (_matmul, "@"),
+    "and": (ufuncs.bitwise_and, "&"), "or": (ufuncs.bitwise_or, "|"),
+    "xor": (ufuncs.bitwise_xor, "^"), "lshift": (ufuncs.left_shift, "<<"),
+    "rshift": (ufuncs.right_shift, ">>"), "divmod": (ufuncs.divmod, "divmod()"),
 }
-_COMPARISONS = {"eq": ufuncs.equal, "ne": ufuncs.not_equal, "lt": ufuncs.less,
-                "le": ufuncs.less_equal, "gt": ufuncs.greater, "ge": ufuncs.greater_equal}
+_COMPARISONS = {"eq": (ufuncs.equal, "=="), "ne": (ufuncs.not_equal, "!="),
+                "lt": (ufuncs.less, "<"), "le": (ufuncs.less_equal, "<="),
+                "gt": (ufuncs.greater, ">"), "ge": (ufuncs.greater_equal, ">=")}
 _UNARY_OPERATORS = {"neg": ufuncs.negative, "pos": ufuncs.positive, "abs": ufuncs.absolute,
                     "invert": ufuncs.invert}
 
@@ -111,11 +131,11 @@ _PROPERTIES = {
 
 def attach(cls: type) -> None:
     """Give ``cls`` (Array or Tracer) the operators, methods and properties of an array."""
-    for name, fn in _BINARY_OPERATORS.items():
-        setattr(cls, f"__{name}__", _forward(fn))
-        setattr(cls, f"__r{name}__", _forward(fn, swap=True))
-    for name, fn in _COMPARISONS.items():
-        setattr(cls, f"__{name}__", _forward(fn))
+    for name, (fn, symbol) in _BINARY_OPERATORS.items():
+        setattr(cls, f"__{name}__", _forward(fn, symbol))
+        setattr(cls, f"__r{name}__", _forward(fn, symbol, swap=True))
+    for name, (fn, symbol) in _COMPARISONS.items():
+        setattr(cls, f"__{name}__", _forward(fn, symbol))
     for name, fn in _UNARY_OPERATORS.items():
         setattr(cls, f"__{name}__", fn)
     for name, fn in _METHODS.items():

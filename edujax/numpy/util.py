@@ -63,7 +63,20 @@ def promote_dtypes(*args: Any) -> list:
     if not args or len(args) == 1 and isinstance(args[0], (Array, core.Tracer)):
         return list(args)  # the common case of a unary function: nothing to promote
     dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    for i, a in enumerate(args):
+        if type(a) is int and dtype.kind in "iu":
+            _check_int_fits(a, dtype, "xy"[i] if len(args) == 2 else f"args[{i}]")
     return [lax._convert_element_type(a, dtype, weak) for a in args]
+
+
+def _check_int_fits(value: int, dtype: np.dtype, path: str) -> None:
+    """A Python int must fit the integer dtype it becomes (JAX checks this too)."""
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise OverflowError(
+            "An overflow was encountered while parsing an argument to a jitted computation, "
+            f"whose argument path is {path}. Got {type(value)} with value {value}\n"
+            f"Hint: {value} does not fit in {dtype.name}; use a smaller value or enable x64.")
 
 
 def _to_inexact(dtype: np.dtype) -> np.dtype:
