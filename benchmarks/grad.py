@@ -8,7 +8,10 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
+# This folder goes last on the path: benchmarks/random.py must not hide the
+# standard library's random module; _timing.py is still found.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != _HERE] + [_HERE]
 from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
 
 CASES = ["value_and_grad, eager", "value_and_grad, jit"]

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from edujax import core, dtypes, lax
+from edujax.array import Array
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -79,19 +80,44 @@ def _isnan(x: Any) -> Any:
 _ensure_arraylike = ensure_arraylike
 
 
+# The fast path: when the operands are concrete Arrays that promotion would leave as
+# they are, skip it (it runs on every eager operation). ``_UNCHANGED[promote]`` is the
+# set of dtype kinds that ``promote`` keeps.
+_UNCHANGED = {promote_args: "biufc", promote_args_inexact: "fc", promote_args_numeric: "iufc"}
+
+
 def _unary(name: str, lax_fn: Callable, promote: Callable = promote_args) -> Callable:
     """``fn(x) = lax_fn(promote(x))``, named like the NumPy function it stands for."""
+    kept = _UNCHANGED.get(promote, "")
+
     def fn(x: Any, /) -> Any:
+        if type(x) is Array and x._value.dtype.kind in kept:
+            return lax_fn(x)
         return lax_fn(*promote(name, x))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
     return fn
 
 
-def _binary(name: str, lax_fn: Callable, promote: Callable = promote_args) -> Callable:
-    """``fn(x, y) = lax_fn(*promote(x, y))``, named like the NumPy function."""
+def _binary(name: str, lax_fn: Callable, promote: Callable = promote_args,
+            bool_fn: Callable | None = None) -> Callable:
+    """``fn(x, y) = lax_fn(*promote(x, y))``, named like the NumPy function.
+
+    ``bool_fn`` replaces ``lax_fn`` on booleans (+ is "or", * is "and", as in NumPy).
+    """
+    kept = _UNCHANGED.get(promote, "")
+    if bool_fn is not None:
+        kept = kept.replace("b", "")  # booleans take the slow path, to reach bool_fn
+
     def fn(x1: Any, x2: Any, /) -> Any:
-        return lax_fn(*promote(name, x1, x2))
+        if type(x1) is Array and type(x2) is Array and x1._weak_type == x2._weak_type:
+            v1, v2 = x1._value, x2._value
+            if v1.dtype == v2.dtype and v1.ndim == v2.ndim and v1.dtype.kind in kept:
+                return lax_fn(x1, x2)
+        x1, x2 = promote(name, x1, x2)
+        if bool_fn is not None and _is_bool(x1):
+            return bool_fn(x1, x2)
+        return lax_fn(x1, x2)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``, as ``numpy.{name}`` (computed with lax)."
     return fn
@@ -99,10 +125,9 @@ def _binary(name: str, lax_fn: Callable, promote: Callable = promote_args) -> Ca
 
 # ---------------------------------------------------------------- arithmetic
 # On bools, + is "or" and * is "and" (as in NumPy); lax.add refuses bools.
-add = _binary("add", lambda x, y: lax.bitwise_or(x, y) if _is_bool(x) else lax.add(x, y))
+add = _binary("add", lax.add, bool_fn=lax.bitwise_or)
 subtract = _binary("subtract", lax.sub)
-multiply = _binary("multiply", lambda x, y: lax.bitwise_and(x, y) if _is_bool(x) else
-                   lax.mul(x, y))
+multiply = _binary("multiply", lax.mul, bool_fn=lax.bitwise_and)
 true_divide = _binary("true_divide", lax.div, promote_args_inexact)
 maximum = _binary("maximum", lax.max)
 minimum = _binary("minimum", lax.min)
