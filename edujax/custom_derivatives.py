@@ -63,22 +63,23 @@ def _pp_name_first(eqn, ctx):
     return pp_eqn_default(eqn, ctx, ["name", *shown])
 
 
-def _inline_batch(prim):
-    """Under vmap, run the body on the batch.
+def _batched_call(args, dims, call_jaxpr):
+    """Every argument with the batch in front, and the body batched to match."""
+    size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    args = [batching.bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    n_out = len(call_jaxpr.out_avals)
+    batched, _ = batching.batch_jaxpr(call_jaxpr, size, [0] * len(args), [0] * n_out)
+    return args, batched, [0] * n_out
 
-    NB: JAX keeps the custom rule attached to the batched call; edujax inlines the
-    body here, so grad(vmap(f)) differentiates the body itself. vmap(grad(f)), the
-    common order (per-example gradients), still uses the custom rule."""
-    def rule(args, dims, *, call_jaxpr, **params):
-        size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
-        batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, dims)
-        return eval_jaxpr(batched.jaxpr, batched.consts, *args), out_dims
-    batching.batching_rules[prim] = rule
+
+def _vmapped(fun: Callable) -> Callable:
+    """``fun`` (lists in, a tuple of lists out) mapped over the leading axis of every input."""
+    from edujax.vmap import vmap
+    return vmap(lambda *lists: tuple(map(list, fun(*map(list, lists)))))
 
 
 def _make_call_primitive(name: str) -> Primitive:
     prim = Primitive(name)
-    _inline_batch(prim)
     prim.multiple_results = True
     core.abstract_eval_rules[prim] = _call_abstract_eval
     core.impl_rules[prim] = _call_impl
@@ -117,6 +118,17 @@ def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_z
 
 
 ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
+
+
+def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, name, symbolic_zeros):
+    """Under vmap, keep the custom rule: batch the body, and vmap the user's JVP rule."""
+    args, batched, out_dims = _batched_call(args, dims, call_jaxpr)
+    batched_jvp = _NamedRule(lambda p, t: tuple(_vmapped(jvp)(tuple(p), tuple(t))), jvp.name)
+    return custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=batched_jvp, name=name,
+                                  symbolic_zeros=symbolic_zeros), out_dims
+
+
+batching.batching_rules[custom_jvp_call_p] = _custom_jvp_call_batch
 
 
 class custom_jvp:
@@ -210,6 +222,19 @@ def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbo
 
 
 ad.jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
+
+
+def _custom_vjp_call_batch(args, dims, *, call_jaxpr, fwd, bwd, name, symbolic_zeros):
+    """Under vmap, keep the custom rules: batch the body, vmap ``fwd`` and ``bwd``."""
+    args, batched, out_dims = _batched_call(args, dims, call_jaxpr)
+    batched_fwd = _NamedRule(lambda p: tuple(_vmapped(fwd)(tuple(p))), fwd.name)
+    batched_bwd = _NamedRule(lambda r, c: _vmapped(lambda r_, c_: (bwd(r_, c_),))(
+        tuple(r), tuple(c))[0], bwd.name)
+    return custom_vjp_call_p.bind(*args, call_jaxpr=batched, fwd=batched_fwd, bwd=batched_bwd,
+                                  name=name, symbolic_zeros=symbolic_zeros), out_dims
+
+
+batching.batching_rules[custom_vjp_call_p] = _custom_vjp_call_batch
 
 
 class custom_vjp:

@@ -155,3 +155,22 @@ TYPE_ONLY = {"grad_tuple_output_error"}  # JAX prints its internal TypedFloat re
 @pytest.mark.parametrize("case", RECORDED, ids=[c["name"] for c in RECORDED])
 def test_matches_recorded_jax(case):
     check(case, type_only=case["name"] in TYPE_ONLY)
+
+
+def test_custom_rules_survive_vmap_in_either_order():
+    """grad(vmap(f)) and vmap(grad(f)) both use the custom rule, never the body's derivative."""
+    @jax.custom_vjp
+    def clip_gradient(x):
+        return x
+    clip_gradient.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -1.0, 1.0),))
+
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sin(x)
+    f.defjvp(lambda p, t: (f(p[0]), 100.0 * t[0]))
+    x = jnp.arange(3.0)
+    assert jax.grad(lambda v: jnp.sum(jax.vmap(lambda u: 5.0 * clip_gradient(u))(v)))(
+        x).tolist() == [1.0, 1.0, 1.0]
+    assert jax.vmap(jax.grad(lambda u: 5.0 * clip_gradient(u)))(x).tolist() == [1.0, 1.0, 1.0]
+    assert jax.grad(lambda v: jnp.sum(jax.vmap(f)(v)))(x).tolist() == [100.0] * 3
+    assert jax.vmap(jax.grad(f))(x).tolist() == [100.0] * 3

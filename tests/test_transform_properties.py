@@ -104,3 +104,10 @@ def test_collectives_equal_their_numpy_definitions(devices, seed):
                 np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-5, atol=1e-6)
     finally:
         jax.config.update("edujax_num_cpu_devices", 1)
+
+
+def test_collectives_inside_control_flow_under_vmap():
+    """A body re-traced by a batching rule still knows the named axis (JAX gives [0, 1, 3])."""
+    out = jax.vmap(lambda x: lax.cond(x > 1, lambda v: lax.psum(v, "i"), lambda v: v, x),
+                   axis_name="i")(jnp.arange(3.0))
+    assert out.tolist() == [0.0, 1.0, 3.0]

@@ -13,6 +13,7 @@ shapes, which is why ``make_jaxpr(vmap(f))`` looks like ``f`` on bigger arrays.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -52,6 +53,15 @@ class BatchTracer(Tracer):
                 f"batched={core.get_aval(self.val).str_short()})")
 
 
+class _RuleContext(threading.local):
+    """The BatchTrace whose rule is running: a rule that re-traces a body (cond, scan,
+    jit...) batches it over the same named axis, so collectives inside still resolve."""
+    trace: BatchTrace | None = None
+
+
+_rule_context = _RuleContext()
+
+
 class BatchTrace(core.Trace):
     """Applies batching rules; the rules themselves compute in the parent trace."""
 
@@ -81,8 +91,12 @@ class BatchTrace(core.Trace):
             if rule is None:
                 raise NotImplementedError(f"no batching rule for primitive '{prim.name}' "
                                           "(edujax.interpreters.batching.batching_rules)")
-            with core.set_current_trace(self.parent):
-                out, out_dim = rule(list(vals), list(dims), **params)
+            outer, _rule_context.trace = _rule_context.trace, self
+            try:
+                with core.set_current_trace(self.parent):
+                    out, out_dim = rule(list(vals), list(dims), **params)
+            finally:
+                _rule_context.trace = outer
         if prim.multiple_results:
             return [BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
         return BatchTracer(self, out, out_dim)
@@ -184,6 +198,9 @@ def batch_jaxpr(closed: Any, axis_size: int, in_dims: list,
     """
     from edujax.interpreters.partial_eval import trace_to_jaxpr
     from edujax.jaxpr import eval_jaxpr
+    running = _rule_context.trace
+    if axis_name is None and running is not None and running.axis_size == axis_size:
+        axis_name = running.axis_name
     avals = closed.in_avals
     batched_avals = [a if d is not_mapped else ShapedArray(
         a.shape[:d] + (axis_size,) + a.shape[d:], a.dtype, a.weak_type)
