@@ -65,3 +65,34 @@ def print_table(title: str, rows: list[str], columns: dict[str, dict]) -> None:
     if columns.get("jax") is None:
         print("(real JAX not timed: pass --jax-python /path/to/python-with-jax)")
     sys.stdout.flush()
+
+
+def compare_with_jax(doc: str, script: str, title: str, cases: list[str], run,
+                     with_numpy: bool = False) -> dict:
+    """The main of a benchmark: time ``run(jax_module, jnp_module)`` for edujax (and NumPy),
+    and for real JAX when available, then print one table.
+
+    Run by the JAX interpreter with ``--only jax``, it prints JAX's timings as JSON instead.
+    Returns the columns, for scripts that print more (ratios between their own cases).
+    """
+    args = parse_args(doc)
+    if args.only == "jax":
+        print(json.dumps(_run_real_jax(run)))
+        return {}
+    import edujax
+    import edujax.numpy as ejnp
+    print(f"edujax backend: {edujax.config.read('edujax_backend')}")
+    columns = {"edujax": run(edujax, ejnp)}
+    if with_numpy:
+        import numpy as np
+        columns["numpy"] = run(None, np)
+    columns["jax"] = time_jax(script, args.jax_python, lambda: _run_real_jax(run))
+    print_table(title, cases, columns)
+    return columns
+
+
+def _run_real_jax(run) -> dict:
+    import jax
+    jax.config.update("jax_platforms", "cpu")
+    import jax.numpy as jnp
+    return run(jax, jnp)

@@ -8,7 +8,6 @@ JAX's time.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -16,12 +15,12 @@ import sys
 # standard library's random module; _timing.py is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != _HERE] + [_HERE]
-from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+from _timing import best_time, compare_with_jax  # noqa: E402
 
 CASES = ["scalar add (x + y)", "1000-element add (a + b)", "scalar sin (jnp.sin)"]
 
 
-def run(np_module) -> dict:
+def run(jax, np_module) -> dict:
     x, y = np_module.asarray(1.5), np_module.asarray(2.5)
     a, b = np_module.ones(1000), np_module.ones(1000)
     results = dict(zip(CASES, [
@@ -36,24 +35,9 @@ def run(np_module) -> dict:
     return results
 
 
-def run_jax() -> dict:
-    import jax
-    jax.config.update("jax_platforms", "cpu")
-    import jax.numpy as jnp
-    return run(jnp)
-
-
 def main() -> None:
-    args = parse_args(__doc__)
-    if args.only == "jax":
-        print(json.dumps(run_jax()))
-        return
-    import numpy as np
-
-    import edujax.numpy as ejnp
-    columns = {"edujax": run(ejnp), "numpy": run(np),
-               "jax": time_jax(__file__, args.jax_python, run_jax)}
-    print_table("Eager dispatch overhead (lower is better)", CASES, columns)
+    compare_with_jax(__doc__, __file__, "Eager dispatch overhead (lower is better)", CASES, run,
+                     with_numpy=True)
 
 
 if __name__ == "__main__":

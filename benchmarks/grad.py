@@ -4,7 +4,6 @@
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -12,7 +11,7 @@ import sys
 # standard library's random module; _timing.py is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != _HERE] + [_HERE]
-from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+from _timing import best_time, compare_with_jax  # noqa: E402
 
 CASES = ["value_and_grad, eager", "value_and_grad, jit"]
 
@@ -39,23 +38,9 @@ def run(jax, jnp) -> dict:
                             best_time(lambda: block(jitted(params, x, y)))]))
 
 
-def run_jax() -> dict:
-    import jax
-    jax.config.update("jax_platforms", "cpu")
-    import jax.numpy as jnp
-    return run(jax, jnp)
-
-
 def main() -> None:
-    args = parse_args(__doc__)
-    if args.only == "jax":
-        print(json.dumps(run_jax()))
-        return
-    import edujax
-    import edujax.numpy as ejnp
-    print(f"edujax backend: {edujax.config.read('edujax_backend')}")
-    columns = {"edujax": run(edujax, ejnp), "jax": time_jax(__file__, args.jax_python, run_jax)}
-    print_table("2-layer MLP (64 -> 128 -> 10, batch 256): value_and_grad", CASES, columns)
+    compare_with_jax(__doc__, __file__,
+                     "2-layer MLP (64 -> 128 -> 10, batch 256): value_and_grad", CASES, run)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ time, and a warm make_jaxpr at most 1.0x JAX's.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -15,7 +14,7 @@ import sys
 # standard library's random module; _timing.py is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != _HERE] + [_HERE]
-from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+from _timing import best_time, compare_with_jax  # noqa: E402
 
 CASES = ["jit hit: f(x) = x + 1, scalar", "jit hit: 2 args + pytree out",
          "make_jaxpr: 5-op function"]
@@ -40,22 +39,8 @@ def run(jax, jnp) -> dict:
     ]))
 
 
-def run_jax() -> dict:
-    import jax
-    jax.config.update("jax_platforms", "cpu")
-    import jax.numpy as jnp
-    return run(jax, jnp)
-
-
 def main() -> None:
-    args = parse_args(__doc__)
-    if args.only == "jax":
-        print(json.dumps(run_jax()))
-        return
-    import edujax
-    import edujax.numpy as ejnp
-    columns = {"edujax": run(edujax, ejnp), "jax": time_jax(__file__, args.jax_python, run_jax)}
-    print_table("jit and tracing overhead (lower is better)", CASES, columns)
+    compare_with_jax(__doc__, __file__, "jit and tracing overhead (lower is better)", CASES, run)
 
 
 if __name__ == "__main__":

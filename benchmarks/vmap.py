@@ -7,7 +7,6 @@ Target (issue 5): vmap within 1.2x of manual batching.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -15,7 +14,7 @@ import sys
 # standard library's random module; _timing.py is still found.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or '.') != _HERE] + [_HERE]
-from _timing import best_time, parse_args, print_table, time_jax  # noqa: E402
+from _timing import best_time, compare_with_jax  # noqa: E402
 
 CASES = ["naive (Python loop), jit", "manual batching, jit", "vmap, jit"]
 
@@ -47,25 +46,13 @@ def run(jax, jnp) -> dict:
     ]))
 
 
-def run_jax() -> dict:
-    import jax
-    jax.config.update("jax_platforms", "cpu")
-    import jax.numpy as jnp
-    return run(jax, jnp)
-
-
 def main() -> None:
-    args = parse_args(__doc__)
-    if args.only == "jax":
-        print(json.dumps(run_jax()))
-        return
-    import edujax
-    import edujax.numpy as ejnp
-    print(f"edujax backend: {edujax.config.read('edujax_backend')}")
-    columns = {"edujax": run(edujax, ejnp), "jax": time_jax(__file__, args.jax_python, run_jax)}
-    print_table("Batching a matrix-vector product over 10 examples", CASES, columns)
-    ed = columns["edujax"]
-    print(f"edujax vmap / manual batching: {ed[CASES[2]] / ed[CASES[1]]:.2f}x (target <= 1.2x)")
+    columns = compare_with_jax(__doc__, __file__,
+                               "Batching a matrix-vector product over 10 examples", CASES, run)
+    if columns:
+        ed = columns["edujax"]
+        print(f"edujax vmap / manual batching: {ed[CASES[2]] / ed[CASES[1]]:.2f}x "
+              "(target <= 1.2x)")
 
 
 if __name__ == "__main__":
