@@ -56,3 +56,4 @@ def _reference() -> Backend:
 
 
 register_backend("reference", _reference)
+import edujax.backends.numba_cpu  # noqa: E402,F401  registers "numba"; Numba is imported on first use

@@ -1,0 +1,36 @@
+"""The Numba CPU backend: a jaxpr becomes a Python module of fused loops that Numba compiles.
+
+How ``jit(f)(x)`` runs here, file by file:
+
+1. ``inline.py``    flattens the jaxpr: calls of nested jitted functions (and custom_jvp /
+                    custom_vjp bodies) are pasted in, unused equations are dropped.
+2. ``fusion.py``    cuts the equations into *steps*: fusion groups (elementwise work over
+                    one shape, optionally ending in reductions) and everything else
+                    (matrix products, control flow, primitives without a lowering).
+3. ``lowering.py``  the rule table: how one equation becomes one line of scalar Python.
+4. ``codegen.py``   writes the module: one ``@njit`` function (a loop nest) per fusion
+                    group, and a plain Python ``run`` function that calls the steps in order.
+5. ``cache.py``     stores that module under a name made from its content hash in
+                    ``EDUJAX_CACHE_DIR`` and imports it, so Numba's ``cache=True`` can keep
+                    the machine code on disk between processes.
+6. ``tiering.py``   hides the compile: the first calls run on the reference interpreter while
+                    a background thread compiles (``EDUJAX_TIERED=0`` compiles at once).
+7. ``backend.py``   the backend object ``jit`` talks to, and the executable it returns.
+
+``math.py`` and ``scalar.py`` hold the small Numba functions the generated kernels call
+(branch-free exp/log/tanh/... and XLA's integer semantics).
+
+Importing this package only registers the backend: Numba itself is imported the first
+time a jaxpr is compiled, so ``import edujax`` stays fast.
+"""
+from __future__ import annotations
+
+from edujax.backends import register_backend
+
+
+def _numba_backend():
+    from edujax.backends.numba_cpu.backend import NumbaBackend
+    return NumbaBackend()
+
+
+register_backend("numba", _numba_backend)

@@ -1,0 +1,475 @@
+"""Code generation: each fusion group becomes an ``@njit`` loop nest, the schedule a driver.
+
+Codegen is data: this file only writes Python source text (``compile`` in ``backend.py``
+hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
+
+    @njit(cache=True, error_model="numpy")
+    def fused_0(A):
+        \"\"\"Loop nest over (1000,):
+            b:bool[1000] = gt a 0.0:f32[]
+            c:f32[1000] = exp a
+            ...
+            g:f32[1000] = mul 1.0499999523162842:f32[] f\"\"\"
+        G = np.empty((1000,), np.float32)
+        for i0 in range(1000):
+            a = A[i0]
+            b = a > np.float32(0.0)
+            c = exp_f32(a)
+            ...
+            g = np.float32(1.0499999523162842) * f
+            G[i0] = g
+        return G
+
+Upper-case names are arrays, lower-case names are one element of them (the names are the
+jaxpr's own). The ``run`` function at the end of the module (the *driver*) calls the
+kernels, the matrix products and the reference rules in order, on whole arrays::
+
+    def run(consts, rules, a):
+        g = fused_0(a)
+        return [g]
+"""
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from edujax.backends.numba_cpu.fusion import CallStep, FusionGroup, Step
+from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
+                                                np_name)
+from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
+from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
+
+# Names a jaxpr variable must not take in generated code (it gets a trailing underscore).
+RESERVED = set(dir(builtins)) | {"np", "math", "njit", "consts", "rules", "run", "sign"}
+
+
+class Names:
+    """Python names for a jaxpr's variables: the same names its printed form uses."""
+
+    def __init__(self, jaxpr: Jaxpr):
+        self.ctx = PpContext()
+        self.jaxpr_text = format_doc(pp_jaxpr(jaxpr, self.ctx), 90)
+
+    def __call__(self, v: Var) -> str:
+        name = self.ctx.name(v)
+        return name + "_" if keyword.iskeyword(name) or name in RESERVED else name
+
+    def array(self, v: Var) -> str:
+        return self(v).upper()
+
+    def eqn_text(self, eqn: JaxprEqn, limit: int = 100) -> str:
+        """The equation as the jaxpr prints it, on one line, cut at ``limit`` characters."""
+        text = " ".join(format_doc(pp_eqn(eqn, self.ctx), 200).split())
+        return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+@dataclass
+class GeneratedModule:
+    """The source of one jaxpr's module, and what the driver needs at run time."""
+
+    source: str
+    kernels: list = field(default_factory=list)  # (name, [aval of each argument])
+    calls: list = field(default_factory=list)  # CallSteps run from Python: rules[i]
+    placement: list = field(default_factory=list)  # (equation text, where it runs)
+
+
+# ====================================================================== kernels
+def _acc_dtype(prim: str, dtype: np.dtype) -> np.dtype:
+    """Sums and products accumulate in 64 bits: float32 sums stay accurate, and integer
+    ones wrap around exactly as in 32 bits once the final cast truncates them."""
+    if prim not in ("reduce_sum", "reduce_prod") or dtype.kind not in "fiu":
+        return dtype
+    return np.dtype({"f": np.float64, "i": np.int64, "u": np.uint64}[dtype.kind])
+
+
+def _extreme(dtype: np.dtype, largest: bool) -> object:
+    if dtype == np.bool_:
+        return largest
+    if dtype.kind == "f":
+        return np.inf if largest else -np.inf
+    info = np.iinfo(dtype)
+    return info.max if largest else info.min
+
+
+def _reduce_init(prim: str, dtype: np.dtype) -> object:
+    return {"reduce_sum": 0, "reduce_prod": 1, "reduce_or": 0, "reduce_xor": 0,
+            "reduce_and": True if dtype == np.bool_ else -1,
+            "reduce_max": _extreme(dtype, False), "argmax": _extreme(dtype, False),
+            "reduce_min": _extreme(dtype, True), "argmin": _extreme(dtype, True)}[prim]
+
+
+def _affine(index: str, offset: int, scale: int) -> str:
+    """``offset + index * scale`` as short source text (``i1 + 2``, ``3 - i0``, ``i2``)."""
+    if index == "0":
+        return str(offset)
+    if (offset, scale) == (0, 1):
+        return index
+    if not re.fullmatch(r"\w+", index):
+        index = f"({index})"  # composed views: (1 - i1) * 3 + 2
+    if scale == -1:
+        return f"{offset} - {index}"
+    term = index if scale == 1 else f"{index} * {scale}"
+    return f"{term} + {offset}" if offset else term
+
+
+class _KernelWriter:
+    """Writes the loop nest of one fusion group.
+
+    The innermost loop body is written first (loads, one line per equation, stores,
+    accumulator updates), then wrapped in the loops. Reductions come in two layouts:
+
+    * the reduced axes are the last ones (a row sum): the outer loops run over the kept
+      axes and a scalar accumulator (``acc_h``) sums the inner loops, then is stored;
+    * otherwise (a column sum): the loops run in memory order and accumulate into an
+      array indexed by the kept axes (``ACC_H[i1] += b``), which vectorizes along i1.
+    """
+
+    def __init__(self, group: FusionGroup, name: str, names: Names, imports: set):
+        self.group, self.name, self.names, self.imports = group, name, names, imports
+        rank = len(group.shape)
+        self.index = [f"i{k}" for k in range(rank)]
+        axes = group.reduce_axes or ()
+        self.kept = [k for k in range(rank) if k not in axes]
+        self.scalar_acc = bool(axes) and tuple(axes) == tuple(range(rank - len(axes), rank))
+        self.prologue: list[str] = []  # allocations and loop-invariant loads
+        self.body: list[str] = []  # the innermost loop body
+        self.acc_init: list[str] = []  # scalar accumulators, before the reduced loops
+        self.acc_store: list[str] = []  # ... and stored after them
+        self.epilogue: list[str] = []
+        self.loaded: set = set()
+        self.stored = set(group.outputs)
+
+    # -- reading operands ------------------------------------------------------
+    def _subscript(self, parts: list[str]) -> str:
+        return "[" + (", ".join(parts) if parts else "()") + "]"
+
+    def operand(self, v: Var | Literal) -> str:
+        """The expression of one element of ``v`` at the current position of the loop."""
+        if type(v) is Literal:
+            return literal_expr(v)
+        name = self.names(v)
+        if v in self.group.produced or v in self.loaded:
+            return name
+        self.loaded.add(v)
+        # Same rank as the loop; a dimension of size 1 is broadcast (always index 0).
+        index = [self.index[k] if d == self.group.shape[k] else "0"
+                 for k, d in enumerate(v.aval.shape)]
+        source = v
+        if v in self.group.seen_through:  # read the views' operand at a moved index
+            for view in self.group.seen_through[v][0]:
+                source, index = self._through(view, index)
+        if type(source) is Literal:
+            self.prologue.append(f"{name} = {literal_expr(source)}")
+            return name
+        line = f"{name} = {self.names.array(source)}{self._subscript(index)}"
+        # What does not depend on the loop indices is read once, before the loops.
+        varies = any(re.search(r"\bi\d", part) for part in index)
+        (self.body if varies else self.prologue).append(line)
+        return name
+
+    def _through(self, view: JaxprEqn, index: list[str]) -> tuple:
+        """Where element ``index`` of a broadcast or transposed array comes from."""
+        (x,), out_shape = view.invars, view.outvars[0].aval.shape
+        name, params = view.primitive.name, view.params
+        if name == "broadcast_in_dim":
+            dims = params["broadcast_dimensions"]
+            parts = [index[d] if size == out_shape[d] else "0"
+                     for size, d in zip(x.aval.shape, dims)]
+        elif name == "transpose":  # output dimension k is operand dimension permutation[k]
+            perm = list(params["permutation"])
+            parts = [index[perm.index(d)] for d in range(len(perm))]
+        elif name == "slice":  # element i of the slice is element start + i * stride
+            strides = params["strides"] or (1,) * len(index)
+            parts = [_affine(i, start, stride)
+                     for i, start, stride in zip(index, params["start_indices"], strides)]
+        else:  # rev: element i of a reversed dimension of size n is element n - 1 - i
+            parts = [_affine(i, n - 1, -1) if d in params["dimensions"] else i
+                     for d, (i, n) in enumerate(zip(index, x.aval.shape))]
+        return x, parts
+
+    # -- equations -------------------------------------------------------------
+    def pointwise(self, eqn: JaxprEqn, kind: str) -> None:
+        out = eqn.outvars[0]
+        if eqn.primitive.name == "iota":
+            expr = f"{np_name(out.aval.dtype)}({self.index[eqn.params['dimension']]})"
+        elif kind == "copy":
+            expr = self.operand(eqn.invars[0])
+        else:
+            expr = lower(eqn, [self.operand(v) for v in eqn.invars], self.imports)
+        self.body.append(f"{self.names(out)} = {expr}")
+
+    def store(self, v: Var) -> None:
+        if v in self.stored and v in self.group.produced:
+            self.body.append(f"{self.names.array(v)}{self._subscript(self.index)} = "
+                             f"{self.names(v)}")
+
+    def reduce(self, eqn: JaxprEqn) -> None:
+        prim, out = eqn.primitive.name, eqn.outvars[0]
+        dtype = eqn.invars[0].aval.dtype
+        value = self.operand(eqn.invars[0])
+        acc_dtype = _acc_dtype(prim, dtype)
+        init = constant(_reduce_init(prim, dtype), acc_dtype)
+        name, array = self.names(out), self.names.array(out)
+        out_shape = tuple(self.group.shape[k] for k in self.kept)
+        kept = self._subscript([self.index[k] for k in self.kept])
+        if self.scalar_acc:
+            acc = f"acc_{name}"
+            self.acc_init.append(f"{acc} = {init}")
+            self.prologue.append(f"{array} = np.empty({out_shape}, {np_name(out.aval.dtype)})")
+        else:
+            acc = f"ACC_{array}" if acc_dtype != out.aval.dtype or prim in ("argmax", "argmin") \
+                else array
+            self.prologue.append(f"{acc} = np.full({out_shape}, {init}, {np_name(acc_dtype)})")
+            acc += kept
+        if prim in ("argmax", "argmin"):
+            self._arg_reduce(eqn, value, acc, kept)
+            return
+        self.body.append(self._update(prim, dtype, acc, value))
+        if self.scalar_acc:
+            self.acc_store.append(f"{array}{kept} = {np_name(out.aval.dtype)}({acc})")
+        elif acc_dtype != out.aval.dtype:
+            self.epilogue.append(f"{array} = ACC_{array}.astype({np_name(out.aval.dtype)})")
+
+    def _update(self, prim: str, dtype: np.dtype, acc: str, value: str) -> str:
+        if prim == "reduce_sum":
+            return f"{acc} += {value}"
+        if prim == "reduce_prod":
+            return f"{acc} *= {value}"
+        if prim in ("reduce_max", "reduce_min"):
+            larger = prim == "reduce_max"
+            if dtype == np.bool_:
+                return f"{acc} = {acc} {'|' if larger else '&'} {value}"
+            if dtype.kind == "f":
+                helper = self._helper("fmax_nan" if larger else "fmin_nan")
+                return f"{acc} = {helper}({acc}, {value})"
+            return f"{acc} = {acc} if {acc} {'>=' if larger else '<='} {value} else {value}"
+        op = {"reduce_and": "&", "reduce_or": "|", "reduce_xor": "^"}[prim]
+        return f"{acc} = {acc} {op} {value}"
+
+    def _arg_reduce(self, eqn: JaxprEqn, value: str, best: str, kept: str) -> None:
+        """argmax: remember the best value and where it was; the first NaN wins, like NumPy."""
+        out = eqn.outvars[0]
+        name, array = self.names(out), self.names.array(out)
+        axis_index = self.index[eqn.params["axes"][0]]
+        index_type = np_name(out.aval.dtype)
+        better = ">" if eqn.primitive.name == "argmax" else "<"
+        test = f"{value} {better} {best}"
+        if eqn.invars[0].aval.dtype.kind == "f":  # (& and |, not and/or: no branches)
+            test = f"({test}) | (({value} != {value}) & ({best} == {best}))"
+        if self.scalar_acc:
+            where = f"where_{name}"
+            self.acc_init.append(f"{where} = 0")
+            self.acc_store.append(f"{array}{kept} = {index_type}({where})")
+        else:
+            where = f"{array}{kept}"
+            self.prologue.append(f"{array} = np.zeros({self._out_shape()}, {index_type})")
+        self.body += [f"take_{name} = {test}",
+                      f"{where} = {axis_index} if take_{name} else {where}",
+                      f"{best} = {value} if take_{name} else {best}"]
+
+    def _out_shape(self) -> tuple:
+        return tuple(self.group.shape[k] for k in self.kept)
+
+    def _helper(self, name: str) -> str:
+        self.imports.add(("edujax.backends.numba_cpu.scalar", name))
+        return name
+
+    # -- putting it together ---------------------------------------------------
+    def source(self) -> str:
+        group = self.group
+        for eqn, kind in zip(group.eqns, group.kinds):
+            if kind == "reduce":
+                self.reduce(eqn)
+            else:
+                self.pointwise(eqn, kind)
+            self.store(eqn.outvars[0])
+        allocations = [f"{self.names.array(v)} = np.empty({group.shape}, "
+                       f"{np_name(v.aval.dtype)})" for v in group.outputs if v in group.produced]
+        self.imports.add(("edujax.backends.numba_cpu.llvm", "prefer_wide_vectors"))
+        lines = (["prefer_wide_vectors()  # 512-bit vectors where the CPU has them"]
+                 + allocations + self.prologue + self._loops() + self.epilogue)
+        outs = ", ".join(self.names.array(v) for v in group.outputs)
+        args = ", ".join(self.names.array(v) for v in group.inputs)
+        equations = "\n".join("        " + self.names.eqn_text(e) for e in group.eqns)
+        doc = f'    """Loop nest over {group.shape}:\n{equations}"""'
+        return "\n".join(["@njit(cache=True, error_model=\"numpy\"" + self._fastmath() + ")",
+                          f"def {self.name}({args}):", doc,
+                          *("    " + line for line in lines), f"    return {outs}", ""])
+
+    def _fastmath(self) -> str:
+        """Float sums in a scalar accumulator only vectorize if LLVM may reassociate them."""
+        floats = any(e.invars[0].aval.dtype.kind == "f" for e, k in
+                     zip(self.group.eqns, self.group.kinds) if k == "reduce")
+        return ', fastmath={"reassoc"}' if self.scalar_acc and floats else ""
+
+    def _loops(self) -> list[str]:
+        """Wrap the body in ``for`` loops (and the scalar accumulators around the inner ones)."""
+        rank = len(self.group.shape)
+        outer = self.kept if self.scalar_acc else list(range(rank))
+        inner = [k for k in range(rank) if k not in outer]
+        lines: list[str] = []
+        depth = 0
+        for k in outer:
+            lines.append("    " * depth + f"for {self.index[k]} in range({self.group.shape[k]}):")
+            depth += 1
+        lines += ["    " * depth + line for line in self.acc_init]
+        acc_depth = depth
+        for k in inner:
+            lines.append("    " * depth + f"for {self.index[k]} in range({self.group.shape[k]}):")
+            depth += 1
+        lines += ["    " * depth + line for line in self.body]
+        lines += ["    " * acc_depth + line for line in self.acc_store]
+        return lines
+
+
+def kernel_source(group: FusionGroup, name: str, names: Names, imports: set) -> str:
+    """The ``@njit`` function computing one fusion group (see ``_KernelWriter``)."""
+    return _KernelWriter(group, name, names, imports).source()
+
+
+# ====================================================================== the driver
+def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
+    """A matrix product as one NumPy call (BLAS), or None when it needs the general rule.
+
+    NB: Numba can call BLAS from inside ``@njit`` code, but only through SciPy, which
+    edujax does not depend on; NumPy's own ``np.dot`` calls the same kind of BLAS routine
+    (sgemm/dgemm) from the driver, with transposes passed as flags, not copies.
+    """
+    lhs, rhs = eqn.invars
+    (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    lc, rc, lb, rb = map(tuple, (lc, rc, lb, rb))
+    dtype = lhs.aval.dtype
+    if (rhs.aval.dtype != dtype or dtype.kind != "f" or dtype.itemsize < 4
+            or eqn.outvars[0].aval.dtype != dtype):
+        return None
+    nl, nr = lhs.aval.ndim, rhs.aval.ndim
+    if lb or rb:
+        if lb == rb == (0,) and nl == nr == 3 and lc in ((1,), (2,)) and rc in ((1,), (2,)):
+            a = x if lc == (2,) else f"{x}.transpose(0, 2, 1)"
+            b = y if rc == (1,) else f"{y}.transpose(0, 2, 1)"
+            return f"np.matmul({a}, {b})"
+        return None
+    if len(lc) != 1 or nl > 2 or nr > 2:
+        return None
+    a = x if nl == 1 or lc == (1,) else f"{x}.T"
+    b = y if nr == 1 or rc == (0,) else f"{y}.T"
+    return f"np.array(np.dot({a}, {b}))" if nl == nr == 1 else f"np.dot({a}, {b})"
+
+
+class _DriverWriter:
+    """Writes ``run(consts, rules, *args)``: every step in order, on whole arrays."""
+
+    def __init__(self, jaxpr: Jaxpr, steps: list[Step], names: Names, out: GeneratedModule):
+        self.jaxpr, self.steps, self.names, self.out = jaxpr, steps, names, out
+        self.contiguous: set = set(jaxpr.constvars)  # consts are made contiguous up front
+        self.lines: list[str] = []
+
+    def arg(self, v: Var | Literal) -> str:
+        return literal_array(v) if type(v) is Literal else self.names(v)
+
+    def assign(self, outvars: list, expr: str, comment: str) -> None:
+        lhs = ", ".join(self.names(v) for v in outvars)
+        if len(outvars) == 1 and expr.startswith("rules["):
+            lhs += ","
+        self.lines.append(f"{lhs} = {expr}  # {comment}")
+
+    def kernel_call(self, group: FusionGroup, name: str) -> None:
+        for v in group.inputs:
+            if v not in self.contiguous:  # the kernels are compiled for C-ordered arrays
+                self.lines.append(f"{self.names(v)} = c_order({self.names(v)})")
+                self.contiguous.add(v)
+        args = ", ".join(self.names(v) for v in group.inputs)
+        ops = " ".join(e.primitive.name for e in group.eqns)
+        self.assign(group.outputs, f"{name}({args})", ops[:70])
+        self.contiguous.update(group.outputs)
+        self.out.kernels.append((name, [v.aval for v in group.inputs]))
+        for eqn in group.eqns:
+            self.out.placement.append((self.names.eqn_text(eqn), f"{name} (Numba loop)"))
+
+    def call(self, step: CallStep) -> None:
+        eqn, kind = step.eqn, step.kind
+        args = [self.arg(v) for v in eqn.invars]
+        expr = _dot_expr(eqn, *args) if kind == "dot" else None
+        if expr is not None:
+            where = "NumPy (BLAS)"
+            self.contiguous.update(eqn.outvars)
+        elif kind == "view":
+            expr, where = self.view(eqn, args[0]), "NumPy (view)"
+        else:
+            expr = f"rules[{len(self.out.calls)}]({', '.join(args)})"
+            where = ("Python loop around compiled bodies" if kind == "loop"
+                     else "reference rule (NumPy)")
+            self.out.calls.append(step)
+        self.assign(eqn.outvars, expr, f"{eqn.primitive.name}: {where}")
+        self.out.placement.append((self.names.eqn_text(eqn), where))
+
+    def view(self, eqn: JaxprEqn, x: str) -> str:
+        """reshape, squeeze, broadcast_in_dim, transpose, slice and rev as NumPy views."""
+        name, shape = eqn.primitive.name, eqn.outvars[0].aval.shape
+        (operand,) = eqn.invars
+        if name == "transpose":
+            return f"{x}.transpose({tuple(eqn.params['permutation'])})"
+        if name == "slice":
+            strides = eqn.params["strides"] or (1,) * len(shape)
+            parts = [f"{lo}:{hi}" + (f":{st}" if st != 1 else "") for lo, hi, st in
+                     zip(eqn.params["start_indices"], eqn.params["limit_indices"], strides)]
+            return f"{x}[{', '.join(parts)}]" if parts else x
+        if name == "rev":
+            parts = ["::-1" if d in eqn.params["dimensions"] else ":" for d in range(len(shape))]
+            return f"{x}[{', '.join(parts)}]" if parts else x
+        if name == "broadcast_in_dim":
+            expanded = [1] * len(shape)
+            for size, d in zip(operand.aval.shape, eqn.params["broadcast_dimensions"]):
+                expanded[d] = size
+            if tuple(expanded) != shape:
+                return f"np.broadcast_to({x}.reshape({tuple(expanded)}), {shape})"
+        if operand in self.contiguous:
+            self.contiguous.add(eqn.outvars[0])  # a reshaped C-ordered array stays C-ordered
+        return f"{x}.reshape({shape})"
+
+    def source(self) -> str:
+        kernel_number = 0
+        for step in self.steps:
+            if isinstance(step, FusionGroup):
+                self.kernel_call(step, f"fused_{kernel_number}")
+                kernel_number += 1
+            else:
+                self.call(step)
+        params = ", ".join(["consts", "rules", *(self.names(v) for v in self.jaxpr.invars)])
+        unpack = []
+        if self.jaxpr.constvars:
+            names = ", ".join(self.names(v) for v in self.jaxpr.constvars)
+            unpack = [f"{names}{',' if len(self.jaxpr.constvars) == 1 else ''} = consts"]
+        outs = ", ".join(self.arg(v) for v in self.jaxpr.outvars)
+        doc = ('    """The whole jaxpr on whole arrays: kernels, NumPy calls and reference '
+               'rules in order."""')
+        body = unpack + self.lines + [f"return [{outs}]"]
+        return "\n".join([f"def run({params}):", doc, *("    " + line for line in body), ""])
+
+
+# ====================================================================== the module
+def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedModule:
+    """The full source for ``jaxpr``: imports, one kernel per fusion group, the driver."""
+    names = Names(jaxpr)
+    out = GeneratedModule("")
+    imports: set = set()
+    kernels = [kernel_source(step, f"fused_{i}", names, imports)
+               for i, step in enumerate(s for s in steps if isinstance(s, FusionGroup))]
+    driver = _DriverWriter(jaxpr, steps, names, out).source()
+    helper_imports = sorted(imports)
+    import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
+                    "from edujax.backends.numba_cpu.steps import c_order"]
+    for module in sorted({m for m, _ in helper_imports}):
+        names_from = ", ".join(n for m, n in helper_imports if m == module)
+        import_lines.append(f"from {module} import {names_from}")
+    comment = [*header.splitlines(), "", "The jaxpr (after inlining nested calls):",
+               *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
+               *(f"  {where:36s} {text}" for text, where in out.placement)]
+    out.source = "\n".join(["# " + line if line else "#" for line in comment]
+                           + ["", *import_lines, "", "", *(k + "\n" for k in kernels),
+                              driver])
+    return out

@@ -1,0 +1,152 @@
+"""Flatten a jaxpr before fusing it: paste nested calls in, drop what nobody reads.
+
+A jitted function that calls ``jnp.where`` contains a ``jit[name=_where]`` equation whose
+body is another jaxpr; ``custom_jvp``/``custom_vjp`` functions show up as call equations
+too. Fusion can only merge equations it can see side by side, so we first paste every
+such body into the outer jaxpr (with fresh variables: the same body may be pasted twice).
+``stop_gradient`` only matters to autodiff, so it disappears here too.
+
+Equations whose operands are all literals (``div 1.0 8.0``, from ``jnp.mean``'s gradient)
+are computed right away with their reference rule: constant folding.
+
+Then dead-code elimination walks the equations backwards and keeps only those whose
+outputs are used, the way XLA's DCE pass does.
+
+Last, one algebraic identity: the transpose of a matrix product is a matrix product,
+(A B)^T = B^T A^T. Reverse-mode autodiff often writes ``transpose(dot_general(a, b))``
+(the gradient of ``x @ w`` with respect to ``w``); computing ``dot_general(b, a)`` instead
+lets BLAS write the result in the order it is read, where a loop reading the transposed
+product would stride through memory.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from edujax import core
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
+# Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
+CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
+# Primitives that return their operand unchanged once autodiff is done.
+IDENTITIES = {"stop_gradient"}
+
+
+def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` with nested calls inlined and unused equations removed."""
+    builder = _Builder()
+    constvars = [builder.new_const(v, c) for v, c in zip(closed.jaxpr.constvars, closed.consts)]
+    invars = [Var(v.aval) for v in closed.jaxpr.invars]
+    env = dict(zip(closed.jaxpr.constvars, constvars)) | dict(zip(closed.jaxpr.invars, invars))
+    outvars = builder.paste(closed.jaxpr, env)
+    jaxpr = Jaxpr(builder.constvars, invars, outvars, builder.eqns, closed.jaxpr.debug_info)
+    return ClosedJaxpr(fold_transposed_products(dead_code_elimination(jaxpr)), builder.consts)
+
+
+class _Builder:
+    """Collects the equations and constants of the flattened jaxpr."""
+
+    def __init__(self) -> None:
+        self.eqns: list[JaxprEqn] = []
+        self.constvars: list[Var] = []
+        self.consts: list[Any] = []
+
+    def new_const(self, var: Var, value: Any) -> Var:
+        new = Var(var.aval)
+        self.constvars.append(new)
+        self.consts.append(value)
+        return new
+
+    def paste(self, jaxpr: Jaxpr, env: dict) -> list:
+        """Append ``jaxpr``'s equations, reading inputs through ``env``; return its outputs."""
+        def read(atom: Any) -> Any:
+            return atom if type(atom) is Literal else env[atom]
+
+        for eqn in jaxpr.eqns:
+            invars = [read(v) for v in eqn.invars]
+            name = eqn.primitive.name
+            if name in CALL_PARAMS:
+                outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
+            elif name in IDENTITIES:
+                outs = invars
+            elif (folded := fold_constants(eqn, invars)) is not None:
+                outs = [folded]
+            else:
+                outs = [Var(v.aval) for v in eqn.outvars]
+                self.eqns.append(eqn.replace(invars=invars, outvars=outs))
+            env.update(zip(eqn.outvars, outs))
+        return [read(v) for v in jaxpr.outvars]
+
+    def _paste_call(self, body: ClosedJaxpr, args: list) -> list:
+        inner = body.jaxpr
+        env = {v: self.new_const(v, c) for v, c in zip(inner.constvars, body.consts)}
+        env.update(zip(inner.invars, args))
+        return self.paste(inner, env)
+
+
+def fold_constants(eqn: JaxprEqn, invars: list) -> Literal | None:
+    """The scalar result of an equation whose operands are all literals, as a literal."""
+    out_aval = eqn.outvars[0].aval
+    if (not invars or any(type(v) is not Literal for v in invars) or out_aval.shape
+            or eqn.primitive.multiple_results or _has_effects(eqn)):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            value = core.impl_rules[eqn.primitive](
+                *[np.asarray(v.val, v.aval.dtype) for v in invars], **eqn.params)
+    except Exception:  # noqa: BLE001 - leave it to run time (it may raise there, as it should)
+        return None
+    return Literal(np.asarray(value, out_aval.dtype)[()], out_aval)
+
+
+def dead_code_elimination(jaxpr: Jaxpr) -> Jaxpr:
+    """Keep only the equations whose outputs are (transitively) used by the outputs."""
+    live = {v for v in jaxpr.outvars if type(v) is Var}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars) or _has_effects(eqn):
+            kept.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, kept[::-1], jaxpr.debug_info)
+
+
+def fold_transposed_products(jaxpr: Jaxpr) -> Jaxpr:
+    """``t = transpose[(1, 0)] (dot_general a b)`` becomes ``t = dot_general b a`` when the
+    product is read by nothing else."""
+    uses: dict = {}
+    for eqn in jaxpr.eqns:
+        for v in eqn.invars:
+            if type(v) is Var:
+                uses[v] = uses.get(v, 0) + 1
+    for v in jaxpr.outvars:
+        if type(v) is Var:
+            uses[v] = uses.get(v, 0) + 1
+    products = {eqn.outvars[0]: eqn for eqn in jaxpr.eqns if _is_matrix_product(eqn)}
+    swapped, eqns = set(), []
+    for eqn in jaxpr.eqns:
+        (operand, *_) = eqn.invars or (None,)
+        if (eqn.primitive.name == "transpose" and tuple(eqn.params["permutation"]) == (1, 0)
+                and operand in products and uses.get(operand) == 1):
+            dot = products[operand]
+            (lc, rc), batch = dot.params["dimension_numbers"]
+            params = dict(dot.params, dimension_numbers=((rc, lc), batch))
+            eqns.append(dot.replace(invars=dot.invars[::-1], outvars=eqn.outvars, params=params))
+            swapped.add(operand)
+        else:
+            eqns.append(eqn)
+    eqns = [e for e in eqns if not (e.outvars and e.outvars[0] in swapped)]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns, jaxpr.debug_info)
+
+
+def _is_matrix_product(eqn: JaxprEqn) -> bool:
+    """A dot_general without batch dimensions whose result is a matrix."""
+    if eqn.primitive.name != "dot_general":
+        return False
+    (_, _), (lb, rb) = eqn.params["dimension_numbers"]
+    return not lb and not rb and len(eqn.outvars[0].aval.shape) == 2
+
+
+def _has_effects(eqn: JaxprEqn) -> bool:
+    """edujax's primitives are pure; callbacks (a future addition) must never be dropped."""
+    return "callback" in eqn.primitive.name

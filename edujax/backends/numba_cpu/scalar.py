@@ -1,0 +1,113 @@
+"""XLA's scalar semantics where Python's (or C's) differ, as small Numba functions.
+
+The generated kernels call these on one element at a time. They are tiny, so LLVM inlines
+them into the loop and can still vectorize it. Each one mirrors a NumPy reference rule in
+``edujax/lax/elementwise.py``; the comment says which corner case it exists for.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# inline="always": Numba pastes the helper into the kernel before LLVM sees it, so the
+# kernel's loop can be vectorized whatever LLVM's inliner would have decided.
+jit_helper = njit(cache=True, error_model="numpy", inline="always")
+
+
+@jit_helper
+def fmax_nan(x, y):
+    """np.maximum: NaN wins, and on a tie the first operand is kept (max(-0.0, 0.0) = -0.0)."""
+    return x if (x >= y or x != x) else y
+
+
+@jit_helper
+def fmin_nan(x, y):
+    """np.minimum: NaN wins, and on a tie the first operand is kept."""
+    return x if (x <= y or x != x) else y
+
+
+@jit_helper
+def sign(x, one):
+    """-1, 0 or 1; NaN and the signed zeros come back as they are (sign(-0.0) = -0.0)."""
+    y = one if x > 0 else x
+    return -one if x < 0 else y
+
+
+@jit_helper
+def int_div(x, y):
+    """Integer division rounds toward zero (C), not down (Python); x / 0 is -1."""
+    if y == 0:
+        return -1
+    q = abs(x) // abs(y)
+    return q if (x < 0) == (y < 0) else -q
+
+
+@jit_helper
+def int_rem(x, y):
+    """The remainder of truncated division has the dividend's sign; x % 0 is x."""
+    if y == 0:
+        return x
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+@jit_helper
+def round_half_away(x):
+    """round(x) with halves away from zero (2.5 -> 3, -2.5 -> -3); keeps -0.0 and NaN."""
+    magnitude = abs(x)
+    whole = np.floor(magnitude)
+    whole = whole + (magnitude - whole >= 0.5)
+    return np.copysign(whole, x)
+
+
+@jit_helper
+def shift_left(x, y, bits):
+    """XLA: shifting by a negative amount or by >= the bit width gives 0.
+
+    (``x ^ x`` is a zero of x's own type: a plain ``0`` could make Numba unify uint64 and
+    int64 into float64.)"""
+    return x << y if 0 <= y < bits else x ^ x
+
+
+@jit_helper
+def shift_right_arithmetic(x, y, bits):
+    """Out-of-range shifts keep only the sign (all ones for negative x, else 0)."""
+    return x >> y if 0 <= y < bits else x >> (bits - 1)
+
+
+@jit_helper
+def shift_right_logical(x, y, bits):
+    """``x`` and ``y`` arrive reinterpreted as unsigned, so ``>>`` shifts zeros in (and a
+    negative ``y`` becomes a huge one: out of range)."""
+    return x >> y if 0 <= y < bits else x ^ x
+
+
+@jit_helper
+def float_to_int(x, lo, hi):
+    """float -> int as XLA casts: truncate toward zero, saturate at [lo, hi], NaN -> 0.
+
+    Written as selects, one after the other: a chain of if/return would stop LLVM from
+    vectorizing the loop (the conversion of an out-of-range float is fixed up after)."""
+    t = np.float64(x)
+    clamped = t if t > lo else np.float64(lo)
+    clamped = clamped if clamped < hi else np.float64(hi)
+    i = np.int64(clamped)
+    return i if t == t else np.int64(0)
+
+
+@jit_helper
+def float_to_int64(x):
+    """Like float_to_int, for int64, whose bounds are not exactly representable as floats."""
+    t = np.float64(x)
+    i = np.int64(t if abs(t) < 9.223372036854775808e18 else 0.0)  # |t| < 2^63 converts
+    i = np.int64(9223372036854775807) if t >= 9.223372036854775808e18 else i
+    i = np.int64(-9223372036854775808) if t <= -9.223372036854775808e18 else i
+    return i if t == t else np.int64(0)
+
+
+@jit_helper
+def float_to_uint64(x):
+    """Like float_to_int, for uint64."""
+    t = np.float64(x)
+    i = np.uint64(t if (t > 0.0) & (t < 1.8446744073709551616e19) else 0.0)  # t < 2^64
+    return np.uint64(18446744073709551615) if t >= 1.8446744073709551616e19 else i

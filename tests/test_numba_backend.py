@@ -1,0 +1,368 @@
+"""The Numba CPU backend computes what the reference interpreter computes.
+
+The reference interpreter is the spec: every program here runs twice, ``jit`` on the
+``reference`` backend and ``jit`` on the ``numba`` backend, and the results must agree
+(exactly for integers and bools, to a few float32 ulps for floats, whose sums may be added
+in another order and whose exp/log/... come from edujax's own vectorizable math).
+
+Kernels are shared across tests and test runs: a generated module is stored under the hash
+of its text in the persistent cache (``EDUJAX_CACHE_DIR``), so the same program with the same
+shapes is compiled by Numba once. Tests that look at the cache itself use a temporary folder.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+numba = pytest.importorskip("numba")
+
+from hypothesis import given, settings  # noqa: E402
+from program_generator import random_program  # noqa: E402
+
+import edujax as jax  # noqa: E402
+import edujax.numpy as jnp  # noqa: E402
+from edujax import lax  # noqa: E402
+from edujax.backends.numba_cpu import cache, fusion  # noqa: E402
+from edujax.backends.numba_cpu.backend import NumbaCompileWarning  # noqa: E402
+from edujax.backends.numba_cpu.inline import flatten  # noqa: E402
+from edujax.config import config  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("error::edujax.backends.numba_cpu.backend."
+                                        "NumbaCompileWarning")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(autouse=True)
+def synchronous(monkeypatch):
+    """Compile at once (the tiering tests turn it back on) and restore the backend after."""
+    monkeypatch.setenv("EDUJAX_TIERED", "0")
+    before = config.read("edujax_backend")
+    yield
+    config.update("edujax_backend", before)
+
+
+def run_on(backend: str, fn, *args, **jit_kwargs):
+    config.update("edujax_backend", backend)
+    return jax.jit(fn, **jit_kwargs)(*args)
+
+
+def assert_same(got, want) -> None:
+    """Same tree, shapes, dtypes and weak types; same values (floats: within a few ulps)."""
+    got_leaves, want_leaves = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
+    assert len(got_leaves) == len(want_leaves)
+    for g, w in zip(got_leaves, want_leaves):
+        assert (g.shape, g.dtype, g.weak_type) == (w.shape, w.dtype, w.weak_type)
+        g, w = np.asarray(g), np.asarray(w)
+        if w.dtype.kind == "f":
+            scale = np.max(np.abs(w[np.isfinite(w)]), initial=1.0)
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5 * scale, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+def check(fn, *args, **jit_kwargs):
+    """Run ``fn`` on both backends, compare, and return the numba result."""
+    want = run_on("reference", fn, *args, **jit_kwargs)
+    got = run_on("numba", fn, *args, **jit_kwargs)
+    assert_same(got, want)
+    return got
+
+
+def compiled_text(fn, *args) -> str:
+    config.update("edujax_backend", "numba")
+    return jax.jit(fn).lower(*args).compile().as_text()
+
+
+def steps_of(fn, *args) -> list:
+    closed = flatten(jax.make_jaxpr(fn)(*args))
+    return fusion.partition(closed.jaxpr)
+
+
+def selu(x, alpha=1.67, lmbda=1.05):
+    return lmbda * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
+
+
+def softmax(x):
+    e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+
+
+def mlp_loss(params, x, y):
+    (w1, b1), (w2, b2) = params
+    h = jnp.tanh(x @ w1 + b1)
+    return jnp.mean((h @ w2 + b2 - y) ** 2)
+
+
+def mlp_args(seed=0, n=8, d=5, hidden=6):
+    rng = np.random.default_rng(seed)
+    f32 = lambda *s: jnp.asarray(rng.standard_normal(s).astype(np.float32))
+    params = ((f32(d, hidden), f32(hidden)), (f32(hidden, 1), f32(1)))
+    return params, f32(n, d), f32(n, 1)
+
+
+# ---------------------------------------------------------------- registration and text
+def test_importing_edujax_does_not_import_numba():
+    code = "import sys, edujax; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=REPO, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_selu_is_one_loop_and_its_source_reads_like_the_jaxpr():
+    x = jnp.linspace(-3, 3, 1000, dtype=jnp.float32)
+    text = compiled_text(selu, x)
+    assert text.count("@njit") == 1 and "def fused_0(A):" in text
+    assert "for i0 in range(1000):" in text
+    assert "c = exp_f32(a)" in text  # the jaxpr's names, the branch-free exp
+    assert "fused_0 (Numba loop)" in text  # the table of where each equation runs
+    assert "def run(consts, rules, a):" in text
+    check(selu, x)
+    entry, = [e for e in jax.jit(selu).cache_info().entries if e.backend == "numba"]
+    assert entry.tier == "numba"
+
+
+def test_fusion_groups_of_softmax_and_mlp():
+    x = jnp.ones((4, 8))
+    groups = [s for s in steps_of(softmax, x) if isinstance(s, fusion.FusionGroup)]
+    # max | x - max, exp, sum | e / sum: the broadcasts are read through, never made.
+    assert [[e.primitive.name for e in g.eqns] for g in groups] == [
+        ["reduce_max"], ["sub", "exp", "reduce_sum"], ["div"]]
+    assert all(g.shape == (4, 8) for g in groups)
+    steps = steps_of(jax.grad(mlp_loss), *mlp_args())
+    kinds = [s.kind if isinstance(s, fusion.CallStep) else "group" for s in steps]
+    assert kinds.count("dot") == 5 and kinds.count("group") == 3
+    assert set(kinds) == {"dot", "group", "view"}  # nothing falls back to a reference rule
+
+
+def test_a_primitive_without_lowering_runs_its_reference_rule_between_kernels():
+    def f(x):
+        return jnp.sin(jnp.cumsum(x * 2.0)) + 1.0
+    x = jnp.arange(10, dtype=jnp.float32)
+    text = compiled_text(f, x)
+    assert "cumsum: reference rule (NumPy)" in text
+    assert text.count("@njit") == 2
+    check(f, x)
+
+
+# ---------------------------------------------------------------- programs: numba == reference
+def test_softmax_mlp_and_its_gradient():
+    check(softmax, jnp.asarray(np.random.default_rng(1).standard_normal((5, 7)), jnp.float32))
+    args = mlp_args()
+    check(mlp_loss, *args)
+    check(jax.grad(mlp_loss), *args)
+    check(jax.value_and_grad(mlp_loss, argnums=(0, 1)), *args)
+
+
+@pytest.mark.parametrize("dims", [((1,), (0,)), ((0,), (0,)), ((1,), (1,)), ((0,), (1,))])
+def test_matrix_products_in_every_orientation(dims):
+    rng = np.random.default_rng(2)
+    a = jnp.asarray(rng.standard_normal((3, 3)), jnp.float32)
+    b = jnp.asarray(rng.standard_normal((3, 3)), jnp.float32)
+    check(lambda a, b: lax.dot_general(a, b, (dims, ((), ()))), a, b)
+
+
+def test_dots_batched_vector_and_integer():
+    rng = np.random.default_rng(3)
+    x = jnp.asarray(rng.standard_normal((2, 3, 4)), jnp.float32)
+    y = jnp.asarray(rng.standard_normal((2, 4, 5)), jnp.float32)
+    check(jnp.matmul, x, y)
+    check(lambda v, w: v @ w, x[0, 0], y[0])
+    check(lambda v: v @ v, x[0, 0])
+    check(jnp.dot, jnp.arange(6).reshape(2, 3), jnp.arange(6).reshape(3, 2))
+    check(lambda a, b: jnp.einsum("bij,bkj->bik", a, b), x, x)
+
+
+def test_reductions_in_both_loop_layouts():
+    x = jnp.asarray(np.random.default_rng(4).standard_normal((3, 4, 5)), jnp.float32)
+    for axes in [(0,), (1,), (2,), (1, 2), (0, 2), None]:
+        check(lambda v, a=axes: (jnp.sum(v, axis=a), jnp.max(v, axis=a), jnp.prod(v, axis=a),
+                                 jnp.min(v, axis=a)), x)
+    for axis in [0, 1, 2]:
+        check(lambda v, a=axis: (jnp.argmax(v, axis=a), jnp.argmin(v, axis=a)), x)
+    xi = jnp.arange(60, dtype=jnp.int32).reshape(3, 4, 5) - 30
+    check(lambda v: (jnp.sum(v, axis=1), v.max(0), jnp.all(v > -20, axis=2),
+                     jnp.any(v > 20), jnp.argmax(v, axis=0), jnp.prod(v, axis=2)), xi)
+
+
+def test_nan_and_empty_reductions():
+    x = jnp.asarray([[1.0, np.nan, 3.0], [np.nan, 0.0, -1.0]], jnp.float32)
+    check(lambda v: (v.max(1), v.min(0), jnp.argmax(v, 1), jnp.argmin(v, 0), v.sum()), x)
+    e = jnp.zeros((0, 3), jnp.float32)
+    check(lambda v: (v.sum(0), v.prod(0), jnp.sum(v), jnp.max(v, axis=1)), e)
+
+
+def test_integer_semantics_match_xla():
+    big = jnp.asarray([2**31 - 1, -2**31, 7, -7, 0, 5], jnp.int32)
+    d = jnp.asarray([1, -1, 2, 2, 3, 0], jnp.int32)
+    check(lambda a, b: (a + b, a * b, a - b, -a, abs(a), a // b, a % b,
+                        lax.div(a, b), lax.rem(a, b), a ** 2, jnp.sign(a)), big, d)
+    shifts = jnp.asarray([-1, 0, 1, 31, 32, 40], jnp.int32)
+    check(lambda a, s: (lax.shift_left(a, s), lax.shift_right_arithmetic(a, s),
+                        lax.shift_right_logical(a, s), a & s, a | s, a ^ s, ~a), big, shifts)
+    u = jnp.asarray([0, 1, 2**32 - 1, 12345], jnp.uint32)
+    check(lambda a: (a + jnp.uint32(7), a * a, a >> 3, a << 31, a // jnp.uint32(3),
+                     lax.div(a, jnp.zeros_like(a)), lax.shift_right_arithmetic(a, a)), u)
+    small = jnp.asarray([100, -100, 127], jnp.int8)
+    check(lambda a: (a + a, a * jnp.int8(3), -a), small)
+
+
+def test_float_edge_cases_and_casts():
+    x = jnp.asarray([0.0, -0.0, 1.5, -2.5, 2.5, np.inf, -np.inf, np.nan, 3e9, -3e9, 1e-40],
+                    jnp.float32)
+    check(lambda v: (jnp.sign(v), jnp.round(v), lax.round(v, 0),
+                     jnp.floor(v), jnp.ceil(v), jnp.isfinite(v), v.astype(jnp.int32),
+                     v.astype(jnp.uint8), v.astype(jnp.bool_), v.astype(jnp.int64),
+                     jnp.maximum(v, 0.0), jnp.minimum(v, -0.0), jnp.clip(v, -1, 1),
+                     jnp.fmod(v, 2.0), jnp.sqrt(v), lax.rsqrt(v), v / 0.0), x)
+    b = jnp.asarray([True, False, True])
+    check(lambda v: (v.astype(jnp.float32), ~v, v & ~v, v | v, jnp.where(v, 1, 2)), b)
+
+
+def test_transcendental_functions_float32_and_float64():
+    x = jnp.linspace(-5, 5, 101, dtype=jnp.float32)
+    fns = lambda v: (jnp.exp(v), jnp.log(jnp.abs(v)), jnp.log1p(jnp.abs(v)), jnp.expm1(v),
+                     jnp.tanh(v), jax.nn.sigmoid(v), jnp.sin(v), jnp.cos(v), jnp.tan(v),
+                     jnp.arctan2(v, 1.5), jnp.power(jnp.abs(v), 1.7), jnp.cbrt(v),
+                     lax.erf(v), jnp.sinh(v), jnp.arcsinh(v), jnp.exp2(v))
+    check(fns, x)
+    with _x64():
+        check(fns, jnp.linspace(-5, 5, 11, dtype=jnp.float64))
+
+
+class _x64:
+    def __enter__(self):
+        config.update("jax_enable_x64", True)
+
+    def __exit__(self, *exc):
+        config.update("jax_enable_x64", False)
+
+
+def test_broadcasts_transposes_iota_and_views():
+    x = jnp.asarray(np.random.default_rng(5).standard_normal((3, 4)), jnp.float32)
+    b = jnp.asarray([1.0, 2.0, 3.0, 4.0], jnp.float32)
+    check(lambda v, w: (v + w, v.T * 2.0, (v.T + v[0][:, None]).reshape(2, 6),
+                        jnp.arange(12).reshape(3, 4) + v, v[:, :1] * v, jnp.squeeze(v[1:2])),
+          x, b)
+    check(lambda v: jnp.transpose(v.reshape(2, 2, 3), (2, 0, 1)) + 1.0, x)
+
+
+def test_slices_and_reversals_are_read_in_place():
+    x = jnp.arange(24.0).reshape(4, 6)
+
+    def f(v):
+        return (v[1:3, ::2] * 2.0 + v[:2, 3:6], v[::-1, 1:] - 1.0, lax.rev(v, (1,)) + v,
+                v[1:, :], jnp.sum(v[::2, ::-3], axis=0))
+
+    text = compiled_text(f, x)
+    assert "= A[3 - i0, i1 + 1]" in text  # v[::-1, 1:]: two views, no copy
+    assert "c_order" not in text.split("def run")[1].replace("a = c_order(a)", "")
+    check(f, x)
+
+
+def test_control_flow_runs_compiled_bodies():
+    def loop(x):
+        def body(c):
+            i, v = c
+            return i + 1, jnp.sin(v) * 1.5
+        return lax.while_loop(lambda c: c[0] < 5, body, (0, x))
+
+    def scan(xs):
+        return lax.scan(lambda c, x: (c + x, jnp.tanh(c * x)), jnp.zeros(3), xs)
+
+    def branches(p, x):
+        return lax.cond(p > 0, lambda v: jnp.exp(v), lambda v: v - 1.0, x)
+
+    xs = jnp.asarray(np.random.default_rng(6).standard_normal((4, 3)), jnp.float32)
+    check(loop, xs[0])
+    check(scan, xs)
+    check(branches, 1.0, xs)
+    check(branches, -1.0, xs)
+    check(lambda x: lax.fori_loop(0, 3, lambda i, v: v * 2.0 + i, x), xs)
+    text = compiled_text(scan, xs)
+    assert "rules[0] (ScanLoop): body" in text
+
+
+def test_scalars_literals_consts_and_passthrough_outputs():
+    table = jnp.arange(5.0)
+
+    def f(x, y):
+        return x, 2.0, table * x, y + table[2], jnp.float32(3) * y
+
+    check(f, 2.0, jnp.float32(1.5))
+    check(lambda x: (x,), jnp.ones(3))
+
+
+@settings(max_examples=30)
+@given(random_program())
+def test_random_programs_match_the_reference(program_and_args):
+    program, args = program_and_args
+    args = [jnp.asarray(a) for a in args]
+    check(program, *args)
+
+
+# ---------------------------------------------------------------- the persistent cache
+def test_modules_are_content_addressed_and_never_rewritten(tmp_path):
+    source = "X = 1\n"
+    path = cache.write_module(source, tmp_path)
+    assert path.name == cache.module_name(source) + ".py" and path.read_text() == source
+    stamp = path.stat().st_mtime_ns
+    assert cache.write_module(source, tmp_path) == path and path.stat().st_mtime_ns == stamp
+    path.chmod(0o644)
+    path.write_text("damaged")  # a different text under the name: it is left alone
+    other = cache.write_module(source, tmp_path)
+    assert other != path and other.read_text() == source and path.read_text() == "damaged"
+
+
+def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
+    code = textwrap.dedent("""
+        import time, edujax as jax, edujax.numpy as jnp
+        jax.config.update("edujax_backend", "numba")
+        f = jax.jit(lambda x: jnp.tanh(x) * 2.0 + 1.0)
+        x = jnp.ones(100)
+        f(x)
+        entry, = f.cache_info().entries
+        program = entry.executable
+        kernel = program._run.__globals__["fused_0"]
+        print(entry.tier, sum(kernel.stats.cache_hits.values()),
+              sum(kernel.stats.cache_misses.values()))
+    """)
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_TIERED="0")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=REPO, env=env, check=True).stdout.split() for _ in range(2)]
+    assert runs[0] == ["numba", "0", "1"]  # compiled, then saved
+    assert runs[1] == ["numba", "1", "0"]  # loaded from disk
+    assert len(list(tmp_path.glob("edujax_kernels_*.py"))) == 1
+    assert list((tmp_path / "__pycache__").glob("*.nbi"))
+
+
+# ---------------------------------------------------------------- tiering and fallbacks
+def test_tiered_calls_run_on_the_reference_until_the_kernel_is_ready(monkeypatch):
+    monkeypatch.setenv("EDUJAX_TIERED", "1")
+    config.update("edujax_backend", "numba")
+    f = jax.jit(lambda x: jnp.cos(x) * 3.0 - x)
+    x = jnp.linspace(0, 1, 33)
+    first = f(x)
+    entry, = f.cache_info().entries
+    assert entry.tier in ("reference", "numba")
+    assert "def fused_0" in f.lower(x).compile().as_text()  # the source exists at once
+    assert entry.executable.wait(120) == "numba" and entry.tier == "numba"
+    assert_same(f(x), first)
+
+
+def test_a_failing_compile_warns_and_falls_back_to_the_reference(monkeypatch):
+    from edujax.backends.numba_cpu import backend
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("codegen bug")
+    monkeypatch.setattr(backend, "generate_module", broken)
+    config.update("edujax_backend", "numba")
+    f = jax.jit(lambda x: x * 7.0)
+    with pytest.warns(NumbaCompileWarning, match="codegen bug"):
+        out = f(jnp.ones(2))
+    np.testing.assert_array_equal(out, [7.0, 7.0])
+    assert f.cache_info().entries[0].tier == "reference"
