@@ -133,20 +133,28 @@ def moveaxis(x: Any, src: int | None, dst: int) -> Any:
 
 def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:
     """Put the batch dimension first; an unbatched value gets a new leading one of ``size``."""
-    from edujax import lax
     if bdim is not_mapped:
-        return lax.broadcast(x, (size,))
+        return broadcast(x, size, 0)
     return moveaxis(x, bdim, 0)
+
+
+def broadcast(x: Any, size: int, axis: int) -> Any:
+    """Give an unbatched ``x`` a batch dimension of ``size`` at ``axis`` (one broadcast_in_dim)."""
+    from edujax.lax.shape import broadcast_in_dim_p
+    shape = list(np.shape(x))
+    shape.insert(axis, size)
+    # Bound directly, as JAX does: its dimensions are NumPy integers, and jaxprs show them so.
+    dims = tuple(np.delete(np.arange(len(shape)), axis))
+    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=dims,
+                                   sharding=None)
 
 
 def matchaxis(x: Any, src: int | None, dst: int | None, size: int) -> Any:
     """Move (or create, by broadcasting) the batch dimension at ``dst``."""
-    from edujax import lax
     if dst is not_mapped:
         return x
     if src is not_mapped:
-        x = lax.broadcast(x, (size,))
-        src = 0
+        return broadcast(x, size, dst)
     return moveaxis(x, src, dst)
 
 

@@ -188,12 +188,19 @@ ad.jvp_rules[sort_p] = _sort_jvp
 
 
 # ---------------------------------------------------------------- batching
-# With the batch dimension moved to the front, every axis parameter shifts by one.
+# A reduction leaves the batch dimension where it is: axes at or after it shift by one, and
+# the batch dimension of the result is its position among the axes that remain (JAX's
+# ``reducer_batcher``; like JAX, the shifted axes are NumPy integers, and jaxprs show them so).
 def _axes_batch(prim):
     def rule(args, dims, *, axes, **params):
-        return prim.bind(moveaxis(args[0], dims[0], 0), axes=tuple(a + 1 for a in axes),
-                         **params), 0
+        (x,), (bdim,) = args, dims
+        axes = tuple(np.where(np.less(axes, bdim), axes, np.add(axes, 1)))
+        kept = [d for d in range(np.ndim(x)) if d not in axes]
+        return prim.bind(x, axes=axes, **params), kept.index(bdim)
     batching.batching_rules[prim] = rule
+
+
+# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
 
 
 def _axis_batch(prim):
