@@ -23,8 +23,9 @@ class Config:
         self._values: dict[str, Any] = {
             # 64-bit types are off by default: float64 inputs become float32.
             "jax_enable_x64": _env_flag("JAX_ENABLE_X64", False),
-            # Which backend `jit` hands its jaxprs to (see edujax/backends/).
-            "edujax_backend": os.environ.get("EDUJAX_BACKEND", "reference"),
+            # Which backend `jit` hands its jaxprs to (see edujax/backends/): "numba" compiles
+            # fused loop kernels; "reference" interprets the jaxpr with NumPy, op by op.
+            "edujax_backend": os.environ.get("EDUJAX_BACKEND", "numba"),
             # Log every jit compile together with the reason it missed the cache.
             "jax_explain_cache_misses": _env_flag("JAX_EXPLAIN_CACHE_MISSES", False),
             # Accepted for compatibility with tutorials; edujax always runs on the CPU.

@@ -34,7 +34,8 @@ def edujax():
 
 
 @pytest.mark.parametrize("case", _enabled_cases(), ids=lambda case: case["name"])
-def test_case_matches_real_jax(case, edujax):
+def test_case_matches_real_jax(case, edujax, backend):
+    """Every case on every backend (the ``backend`` fixture in conftest.py)."""
     result = run_case(case["code"], edujax)
     if not passes(case, result):
         pytest.fail(report(case, result, GOLDEN["jax_version"]), pytrace=False)

@@ -119,7 +119,7 @@ def _compare(cell, exp: dict, got) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_tutorial_runs_on_edujax_as_on_jax(seed, jax_is_edujax):
+def test_tutorial_runs_on_edujax_as_on_jax(seed, jax_is_edujax, backend):
     cells = record.parse_cells(SEEDS_DIR / f"{seed}.py")
     expected = EXPECTED.get(seed, [])
     recorded = [(c["line"], c["tags"], c["code"]) for c in expected]
