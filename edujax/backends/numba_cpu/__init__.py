@@ -25,10 +25,18 @@ time a jaxpr is compiled, so ``import edujax`` stays fast.
 """
 from __future__ import annotations
 
+import os
+
 from edujax.backends import register_backend
 
 
 def _numba_backend():
+    # Large loops run on all cores (Numba's prange, see codegen.py), through Numba's OpenMP
+    # threading layer where it has one. OpenMP's threads spin for a while after each
+    # parallel loop, waiting for the next one; on a small machine they then steal the cores
+    # that NumPy's BLAS threads need for the matrix product that usually comes next (an MLP
+    # step ran 2.5x slower). Passive threads sleep instead. setdefault: a user's choice wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from edujax.backends.numba_cpu.backend import NumbaBackend
     return NumbaBackend()
 

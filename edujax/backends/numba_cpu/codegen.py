@@ -44,7 +44,10 @@ from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
 
 # Names a jaxpr variable must not take in generated code (it gets a trailing underscore).
-RESERVED = set(dir(builtins)) | {"np", "math", "njit", "consts", "rules", "run", "sign"}
+RESERVED = set(dir(builtins)) | {"np", "math", "njit", "prange", "consts", "rules", "run",
+                                 "sign"}
+# Loop nests over at least this many elements split their outer loop across the CPU's cores.
+PARALLEL_MIN_ELEMENTS = 1 << 17
 
 
 class Names:
@@ -296,7 +299,9 @@ class _KernelWriter:
         args = ", ".join(self.names.array(v) for v in group.inputs)
         equations = "\n".join("        " + self.names.eqn_text(e) for e in group.eqns)
         doc = f'    """Loop nest over {group.shape}:\n{equations}"""'
-        return "\n".join(["@njit(cache=True, error_model=\"numpy\"" + self._fastmath() + ")",
+        parallel = ", parallel=True" if self._parallel_axis() is not None else ""
+        return "\n".join(["@njit(cache=True, error_model=\"numpy\"" + self._fastmath()
+                           + parallel + ")",
                           f"def {self.name}({args}):", doc,
                           *("    " + line for line in lines), f"    return {outs}", ""])
 
@@ -306,16 +311,43 @@ class _KernelWriter:
                      zip(self.group.eqns, self.group.kinds) if k == "reduce")
         return ', fastmath={"reassoc"}' if self.scalar_acc and floats else ""
 
+    def _outer_axes(self) -> list[int]:
+        """The loops outside the scalar accumulators: all of them, or the kept axes."""
+        return self.kept if self.scalar_acc else list(range(len(self.group.shape)))
+
+    def _parallel_axis(self) -> int | None:
+        """The outermost loop, when it is worth splitting across the CPU's cores.
+
+        A loop nest over a large array (PARALLEL_MIN_ELEMENTS or more) runs its outermost
+        loop with Numba's ``prange``: each thread takes a range of ``i0`` and the iterations
+        must be independent. They are when the outer axis is not reduced: every iteration
+        then writes its own elements (a column sum, which adds every ``i0`` into the same
+        ``ACC[i1]``, stays serial). Small loops stay serial: starting the threads costs
+        microseconds, more than a small loop takes.
+        """
+        outer = self._outer_axes()
+        if not outer or int(np.prod(self.group.shape)) < PARALLEL_MIN_ELEMENTS:
+            return None
+        axis = outer[0]
+        if axis in (self.group.reduce_axes or ()) or self.group.shape[axis] < 2:
+            return None
+        return axis
+
     def _loops(self) -> list[str]:
         """Wrap the body in ``for`` loops (and the scalar accumulators around the inner ones)."""
         rank = len(self.group.shape)
-        outer = self.kept if self.scalar_acc else list(range(rank))
+        outer = self._outer_axes()
         inner = [k for k in range(rank) if k not in outer]
+        parallel = self._parallel_axis()
         lines: list[str] = []
         depth = 0
         for k in outer:
-            lines.append("    " * depth + f"for {self.index[k]} in range({self.group.shape[k]}):")
+            loop = "prange" if k == parallel else "range"
+            lines.append("    " * depth + f"for {self.index[k]} in {loop}({self.group.shape[k]}):")
             depth += 1
+            if k == parallel:  # the body of a prange loop is compiled as a function of its own
+                self.imports.add(("numba", "prange"))
+                lines.append("    " * depth + "prefer_wide_vectors()  # (for that function too)")
         lines += ["    " * depth + line for line in self.acc_init]
         acc_depth = depth
         for k in inner:
@@ -460,9 +492,10 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     kernels = [kernel_source(step, f"fused_{i}", names, imports)
                for i, step in enumerate(s for s in steps if isinstance(s, FusionGroup))]
     driver = _DriverWriter(jaxpr, steps, names, out).source()
-    helper_imports = sorted(imports)
-    import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
-                    "from edujax.backends.numba_cpu.steps import c_order"]
+    numba_names = "njit, prange" if ("numba", "prange") in imports else "njit"
+    helper_imports = sorted(imports - {("numba", "prange")})
+    import_lines = ["import math", "", "import numpy as np", f"from numba import {numba_names}",
+                    "", "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
         import_lines.append(f"from {module} import {names_from}")
