@@ -85,8 +85,8 @@ PIO2_TIMES_2M62 = float(_PI >> 1) / 2.0 ** (_PI_BITS + 62)  # (pi/2) * 2^-62
 @jit_helper
 def exp_f32(x):
     """e^x: x = n*ln2 + r with |r| <= ln2/2, e^x = 2^n * e^r, e^r by a degree-7 polynomial."""
-    xc = x if x > F32(-104.0) else F32(-104.0)  # also sends NaN to -104 (fixed at the end)
-    xc = xc if xc < F32(89.0) else F32(89.0)
+    # Clamp with max/min (one vmaxps/vminps each; NaN comes out as a bound, fixed at the end).
+    xc = min(max(x, F32(-104.0)), F32(89.0))
     n = np.floor(fma(xc, F32(LOG2E), F32(0.5)))
     r = fma(n, F32(-0.693359375), xc)  # ln2 in two parts: n * 0.693359375 is exact
     r = fma(n, F32(2.12194440e-4), r)
