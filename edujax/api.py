@@ -14,8 +14,8 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.array import Array
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
-from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_map,
-                              tree_unflatten)
+from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
+                              tree_map, tree_unflatten)
 
 
 class ShapeDtypeStruct:
@@ -117,14 +117,45 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
 
 def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,
                may_alias: Any = None) -> Any:
-    """Copy ``x`` (any pytree of arrays) onto the device: here, make it an edujax Array."""
+    """Put ``x`` (any pytree of arrays) on ``device``, as edujax Arrays.
+
+    Without a device, on the default one: the GPU when the ``cuda`` backend is in use (see
+    ``edujax.devices()``), else the CPU. Arrays already on the GPU stay there, CPU arrays stay
+    on the CPU, unless a device is named.
+    """
+    on_gpu = _wants_gpu(device)
+
     def put(leaf: Any) -> Any:
-        if isinstance(leaf, (Array, core.Tracer)):
+        if isinstance(leaf, core.Tracer):
             return leaf
-        value = np.asarray(leaf)
-        weak = type(leaf) in dtypes.python_scalar_types and type(leaf) is not bool
-        return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), weak)
+        if isinstance(leaf, Array):
+            if device is None or on_gpu == (leaf.device.platform == "gpu"):
+                return leaf
+            if not on_gpu:  # GPU -> CPU: copy the values back
+                return Array(np.asarray(leaf), leaf.weak_type)
+            value, weak = np.asarray(leaf), leaf.weak_type
+        else:
+            value = np.asarray(leaf)
+            weak = type(leaf) in dtypes.python_scalar_types and type(leaf) is not bool
+            value = value.astype(dtypes.canonicalize_dtype(value.dtype))
+        if on_gpu:
+            from edujax.backends.numba_cuda.array import device_put_gpu
+            return device_put_gpu(value, weak)
+        return Array(value, weak)
     return tree_map(put, x)
+
+
+def _wants_gpu(device: Any) -> bool:
+    """Is ``device`` (a Device, a platform name, or None for the default) a GPU?"""
+    from edujax.devices import GPU_NAMES, default_backend, gpu_devices
+    if device is None:
+        platform = default_backend()
+    else:
+        platform = device if isinstance(device, str) else getattr(device, "platform", "cpu")
+    if platform in GPU_NAMES:
+        gpu_devices()  # a clear error without numba-cuda or a GPU
+        return True
+    return False
 
 
 def device_get(x: Any) -> Any:
@@ -133,5 +164,8 @@ def device_get(x: Any) -> Any:
 
 
 def block_until_ready(x: Any) -> Any:
-    """Wait for every array in ``x``. edujax computes eagerly, so there is nothing to wait for."""
+    """Wait for every array in ``x``: GPU kernels run asynchronously (CPU arrays are ready)."""
+    for leaf in tree_leaves(x):
+        if isinstance(leaf, Array) and type(leaf) is not Array:
+            leaf.block_until_ready()
     return x

@@ -55,6 +55,11 @@ class ArrayImpl:
     nbytes = property(lambda self: self._value.nbytes)
     itemsize = property(lambda self: self._value.itemsize)
 
+    def _value_for(self, backend: str) -> np.ndarray:
+        """What ``jit`` hands the executable of ``backend``: the NumPy value (a GPU array,
+        ``CudaArray``, hands the cuda backend its GPU buffer instead)."""
+        return self._value
+
     # -- conversions to Python and NumPy -------------------------------------------
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         view = self._value.view()

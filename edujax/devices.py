@@ -1,13 +1,16 @@
-"""The device model: edujax has exactly one device, the CPU.
+"""The device model: the CPU, and a GPU when the ``cuda`` backend runs on one.
 
-JAX programs ask ``jax.devices()``, ``jax.device_put(x)`` or ``x.device``; these
-work here so tutorial code runs unchanged, and they always answer "the CPU".
+JAX programs ask ``jax.devices()``, ``jax.device_put(x)`` or ``x.device``; these work here so
+tutorial code runs unchanged. Like ``jax.devices()``, which lists the devices of the default
+backend, ``devices()`` lists the devices of the backend ``jit`` uses: the GPU when that is
+``cuda`` (and numba-cuda finds a GPU, or runs its simulator), else the CPU.
+``devices("gpu")`` / ``devices("cpu")`` ask for one platform explicitly.
 """
 from __future__ import annotations
 
 
 class Device:
-    """One compute device. ``platform`` is 'cpu' (a 'gpu' device may come with numba-cuda)."""
+    """One compute device. ``platform`` is 'cpu' or 'gpu' (the cuda backend's)."""
 
     def __init__(self, platform: str = "cpu", id: int = 0):
         self.platform = platform
@@ -16,13 +19,16 @@ class Device:
         self.process_index = 0
 
     def __str__(self) -> str:
-        return f"{self.platform}:{self.id}"
+        return f"{self.platform}:{self.id}" if self.platform == "cpu" else f"cuda:{self.id}"
 
     def __repr__(self) -> str:
         return f"CpuDevice(id={self.id})" if self.platform == "cpu" else f"CudaDevice(id={self.id})"
 
 
 cpu_device = Device()
+gpu_device = Device("gpu")
+
+GPU_NAMES = ("gpu", "cuda")
 
 
 def _count() -> int:
@@ -31,21 +37,41 @@ def _count() -> int:
     return max(1, int(config.read("edujax_num_cpu_devices")))
 
 
+def _platform(backend: str | None) -> str:
+    """'gpu' or 'cpu': the platform named, or that of the backend jit uses."""
+    if backend is None:
+        from edujax.config import config
+        return "gpu" if config.read("edujax_backend") == "cuda" else "cpu"
+    return "gpu" if backend in GPU_NAMES else "cpu"
+
+
+def gpu_devices() -> list[Device]:
+    """The GPU, when numba-cuda is installed and finds one (a clear error otherwise)."""
+    from edujax.backends.numba_cuda import runtime
+    runtime.cuda()  # raises the install hint when numba-cuda is missing
+    if not runtime.gpu_available():
+        raise RuntimeError("Unknown backend gpu: numba-cuda finds no CUDA GPU "
+                           "(NUMBA_ENABLE_CUDASIM=1 runs kernels on its simulator).")
+    return [gpu_device]
+
+
 def devices(backend: str | None = None) -> list[Device]:
+    if _platform(backend) == "gpu":
+        return gpu_devices()
     return [cpu_device] + [Device("cpu", i) for i in range(1, _count())]
 
 
 def local_devices(process_index: int | None = None, backend: str | None = None) -> list[Device]:
-    return devices()
+    return devices(backend)
 
 
 def device_count(backend: str | None = None) -> int:
-    return _count()
+    return len(devices(backend))
 
 
 def local_device_count(backend: str | None = None) -> int:
-    return _count()
+    return len(devices(backend))
 
 
 def default_backend() -> str:
-    return "cpu"
+    return _platform(None)

@@ -57,3 +57,4 @@ def _reference() -> Backend:
 
 register_backend("reference", _reference)
 import edujax.backends.numba_cpu  # noqa: E402,F401  registers "numba"; Numba is imported on first use
+import edujax.backends.numba_cuda  # noqa: E402,F401  registers "cuda" (numba-cuda, optional)

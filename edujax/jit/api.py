@@ -92,7 +92,16 @@ def _flat_key(args: tuple) -> tuple | None:
 def _leaf_value(x: Any) -> np.ndarray:
     if type(x) is Array:
         return x._value
+    if isinstance(x, Array):  # an Array on a device (CudaArray): what this backend reads
+        return x._value_for(config.read("edujax_backend"))
     return np.asarray(x, dtype=shaped_abstractify(x).dtype)
+
+
+def _output_array(o: Any, aval: Any) -> Array:
+    """An executable's output that is not already a NumPy array of the right dtype."""
+    if isinstance(o, Array):  # a device-resident Array (the cuda backend's): keep it there
+        return o
+    return Array(np.asarray(o, dtype=aval.dtype), aval.weak_type)
 
 
 class _Call:
@@ -197,9 +206,8 @@ class JitWrapped:
         if entry.executable is None:
             self._compile(entry)
         outs = entry.executable(*values)
-        arrays = [Array(o if type(o) is np.ndarray and o.dtype == a.dtype else
-                        np.asarray(o, dtype=a.dtype), a.weak_type)
-                  for o, a in zip(outs, entry.out_avals)]
+        arrays = [Array(o, a.weak_type) if type(o) is np.ndarray and o.dtype == a.dtype
+                  else _output_array(o, a) for o, a in zip(outs, entry.out_avals)]
         if entry.out_is_leaf:
             return arrays[0]
         return tree_unflatten(entry.out_tree, arrays)
