@@ -264,27 +264,109 @@ def test_slices_and_reversals_are_read_in_place():
     check(f, x)
 
 
-def test_control_flow_runs_compiled_bodies():
-    def loop(x):
+def placement(text: str) -> str:
+    """The table of where each equation of the top-level jaxpr runs (module header)."""
+    return text.split("# Where each equation runs:")[1].split("\nimport math")[0]
+
+
+def test_loops_compile_into_numba_functions():
+    """while, scan (also reversed, with consts, 0-d xs and ys), fori_loop and cond/switch:
+    one @njit loop function each, calling @njit programs of their jaxprs: no Python loop."""
+    table = jnp.asarray([1.0, 0.5, 2.0], jnp.float32)
+    w = jnp.asarray(np.random.default_rng(7).standard_normal((3, 3)), jnp.float32)
+
+    def loops(xs, n, i):
         def body(c):
-            i, v = c
-            return i + 1, jnp.sin(v) * 1.5
-        return lax.while_loop(lambda c: c[0] < 5, body, (0, x))
-
-    def scan(xs):
-        return lax.scan(lambda c, x: (c + x, jnp.tanh(c * x)), jnp.zeros(3), xs)
-
-    def branches(p, x):
-        return lax.cond(p > 0, lambda v: jnp.exp(v), lambda v: v - 1.0, x)
+            k, v = c
+            inner, ys = lax.scan(lambda a, b: (a + b * table, a * b), v, xs)  # nested
+            return k + 1, jnp.sin(inner @ w.T) * 0.5 + ys.sum(0)[::-1]  # dot, views
+        _, v = lax.while_loop(lambda c: c[0] < n, body, (0, xs[0]))
+        carry, ys = lax.scan(lambda c, x: (c * 0.9 + x, (c * x).sum()), v, xs, reverse=True)
+        total, firsts = lax.scan(lambda c, x: (c + x, c), 0.0, xs[:, 0])  # 0-d xs and ys
+        _, none = lax.scan(lambda c, x: (c, x * 2.0), 0.0, xs[:0])  # length 0
+        branch = lax.switch(i, [lambda v: v + 1.0, lambda v: v * 2.0, lambda v: -v], carry)
+        return (lax.fori_loop(0, 20, lambda j, c: c * 0.5 + jnp.cos(c) + j, carry), ys,
+                total, firsts, none, branch)
 
     xs = jnp.asarray(np.random.default_rng(6).standard_normal((4, 3)), jnp.float32)
-    check(loop, xs[0])
-    check(scan, xs)
-    check(branches, 1.0, xs)
-    check(branches, -1.0, xs)
-    check(lambda x: lax.fori_loop(0, 3, lambda i, v: v * 2.0 + i, x), xs)
-    text = compiled_text(scan, xs)
+    for n, i in [(3, 5), (0, -2), (2, 1)]:  # switch indices are clamped into range
+        check(loops, xs, n, i)
+    text = compiled_text(loops, xs, 3, 1)
+    assert "Python loop" not in text and "rules[" not in text.split("def run")[1]
+    for name in ("while_0", "scan_0", "scan_1", "scan_2", "scan_3", "cond_0"):
+        assert f"{name} (compiled" in placement(text)
+    assert "def while_0_body_scan_0(" in text  # the scan inside the while's body
+    assert "    while while_0_cond(" in text and "i = 3 - step  # reverse=True" in text
+    assert text.count("@njit") == text.count("\ndef ") - 1  # everything but run is compiled
+
+
+def test_a_loop_with_a_reference_rule_stays_a_python_loop():
+    def f(x):
+        return lax.fori_loop(0, 3, lambda i, v: jnp.cumsum(v) * 0.5, x)
+    x = jnp.arange(4, dtype=jnp.float32)
+    text = compiled_text(f, x)
+    assert ("scan: Python loop around compiled bodies (body: cumsum runs its reference rule)"
+            in text)
     assert "rules[0] (ScanLoop): body" in text
+    check(f, x)
+
+
+def test_gathers_scatters_and_dynamic_slices_compile():
+    """jnp indexing and .at[] updates in every mode, as Numba kernels: no reference rule."""
+    def f(x, m, i, s):
+        j = i % 4
+        return (x[i], x[s], m[j], m[:, i % 6], m[j, i % 6], x.at[i].get(mode="fill"),
+                x.at[i].get(mode="fill", fill_value=-1.0), x.at[i].get(mode="clip"),
+                x.at[i].set(0.0), x.at[i].add(1.0), x.at[i].add(1.0, mode="clip"),
+                x.at[i].mul(2.0), x.at[i].min(3.0), x.at[i].max(3.0),
+                m.at[:, i % 6].add(jnp.ones((4, 5))), m.at[j, 2].add(1.0),
+                x.at[jnp.array([1, 1, 1])].add(jnp.array([0.1, 0.2, 0.3])),  # repeated: in order
+                lax.dynamic_slice(m, (s, 2), (2, 2)), lax.dynamic_update_slice(x, x[:4], (s,)),
+                jnp.concatenate([x, x[:3]]), jnp.stack([x, x], 1),
+                jax.vmap(lambda v, k: v[k])(m, j[:4] + 2),  # (batching dims)
+                jax.vmap(lambda v, k: v.at[k].add(1.0))(m, j[:4]))
+
+    x, m = jnp.arange(10.0), jnp.arange(24.0).reshape(4, 6)
+    i = jnp.asarray([1, 3, -2, 12, -20], jnp.int32)  # negative and out of bounds
+    text = compiled_text(f, x, m, i, 8)
+    assert "reference rule (NumPy)" not in placement(text)
+    assert "def gather_0(" in text and "def scatter_add_0(" in text
+    check(f, x, m, i, 8)
+    check(f, x, m, i, -13)
+    mi, b = jnp.arange(24, dtype=jnp.int32).reshape(4, 6), jnp.asarray([True, False, True])
+    check(lambda m, b, i: (m[i % 4], m.at[i % 4].add(100), m.at[i].mul(3), m.at[i].max(5),
+                           m.at[i].get(mode="fill"), b[i % 3], b.at[i].min(False),
+                           b.at[i].set(True), b.at[i].get(mode="fill"), m @ m.T), mi, b, i)
+
+
+def test_random_numbers_compile_bit_exact():
+    """Keys become uint32 words and threefry2x32 an elementwise Numba function."""
+    def f(key):
+        k1, k2 = jax.random.split(key)
+
+        def body(i, c):
+            k, total = c
+            return jax.random.split(k)[0], total + jax.random.uniform(
+                jax.random.fold_in(k, i), (3,))
+        return (jax.random.uniform(k1, (3,)), jax.random.randint(k2, (2, 3), 0, 10),
+                jax.random.bits(k2, (5,), jnp.uint8),
+                lax.fori_loop(0, 5, body, (key, jnp.zeros(3))))
+
+    legacy = jax.random.PRNGKey(0)  # uint32 words already
+    text = compiled_text(f, legacy)
+    assert "reference rule (NumPy)" not in placement(text) and "Python loop" not in text
+    assert "threefry2x32(" in text
+    check(f, legacy)
+
+    def g(key):  # key arrays: sliced as words, converted on the way in and out only
+        k1, k2 = jax.random.split(key)
+        return k1, jax.random.uniform(k2, (3,))
+    typed = jax.random.key(1)
+    converted = [line.split(" = ")[1].split()[0].split("[")[0]
+                 for line in placement(compiled_text(g, typed)).splitlines()
+                 if "reference rule" in line]
+    assert converted == ["random_unwrap", "random_wrap"]
+    check(g, typed)
 
 
 def test_scalars_literals_consts_and_passthrough_outputs():

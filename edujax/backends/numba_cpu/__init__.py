@@ -3,13 +3,18 @@
 How ``jit(f)(x)`` runs here, file by file:
 
 1. ``inline.py``    flattens the jaxpr: calls of nested jitted functions (and custom_jvp /
-                    custom_vjp bodies) are pasted in, unused equations are dropped.
+                    custom_vjp bodies) are pasted in, unused equations are dropped; random
+                    keys become uint32 words and the key primitives threefry (``keys.py``).
 2. ``fusion.py``    cuts the equations into *steps*: fusion groups (elementwise work over
                     one shape, optionally ending in reductions) and everything else
-                    (matrix products, control flow, primitives without a lowering).
+                    (matrix products, control flow, gathers and scatters, primitives without
+                    a lowering).
 3. ``lowering.py``  the rule table: how one equation becomes one line of scalar Python.
 4. ``codegen.py``   writes the module: one ``@njit`` function (a loop nest) per fusion
-                    group, and a plain Python ``run`` function that calls the steps in order.
+                    group, one per gather/scatter/dynamic slice/small matrix product
+                    (``kernels.py``), one per loop whose body can run in Numba, with the
+                    programs of its jaxprs (``loops.py``), and a plain Python ``run``
+                    function that calls the steps in order.
 5. ``cache.py``     stores that module under a name made from its content hash in
                     ``EDUJAX_CACHE_DIR`` and imports it, so Numba's ``cache=True`` can keep
                     the machine code on disk between processes.
@@ -17,8 +22,8 @@ How ``jit(f)(x)`` runs here, file by file:
                     a background thread compiles (``EDUJAX_TIERED=0`` compiles at once).
 7. ``backend.py``   the backend object ``jit`` talks to, and the executable it returns.
 
-``math.py`` and ``scalar.py`` hold the small Numba functions the generated kernels call
-(branch-free exp/log/tanh/... and XLA's integer semantics).
+``math.py``, ``scalar.py`` and ``threefry.py`` hold the small Numba functions the generated
+kernels call (branch-free exp/log/tanh/..., XLA's integer semantics, the threefry hash).
 
 Importing this package only registers the backend: Numba itself is imported the first
 time a jaxpr is compiled, so ``import edujax`` stays fast.

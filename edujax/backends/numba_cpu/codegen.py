@@ -32,12 +32,16 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import math
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from edujax.backends.numba_cpu.fusion import CallStep, FusionGroup, Step
+from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, loop_dot,
+                                               write_kernel)
+from edujax.backends.numba_cpu.loops import ProgramFunction, loop_source, plan_loop, sub_jaxprs
 from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
                                                 np_name)
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
@@ -75,9 +79,12 @@ class GeneratedModule:
     """The source of one jaxpr's module, and what the driver needs at run time."""
 
     source: str
-    kernels: list = field(default_factory=list)  # (name, [aval of each argument])
+    kernels: list = field(default_factory=list)  # called by run: (name, [aval of each arg])
     calls: list = field(default_factory=list)  # CallSteps run from Python: rules[i]
     placement: list = field(default_factory=list)  # (equation text, where it runs)
+    functions: list = field(default_factory=list)  # the source of every @njit function
+    imports: set = field(default_factory=set)  # (module, name) of the helpers they call
+    consts: list = field(default_factory=list)  # (value, aval): constants of compiled loops
 
 
 # ====================================================================== kernels
@@ -393,109 +400,248 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
 
 
 class _DriverWriter:
-    """Writes ``run(consts, rules, *args)``: every step in order, on whole arrays."""
+    """Writes one program's driver: every step of a jaxpr in order, on whole arrays.
 
-    def __init__(self, jaxpr: Jaxpr, steps: list[Step], names: Names, out: GeneratedModule):
+    * The top-level jaxpr gets ``run(consts, rules, *args)``, plain Python: it may call
+      anything (kernels, BLAS, NumPy views, and the reference rules and Python loops held in
+      ``rules``).
+    * Each jaxpr of a compiled loop (``loops.py``) gets an ``@njit`` *program function*,
+      ``def scan_0_body(*consts, *args)``, which may only do what Numba can (``loops.plan``
+      checked that). Every array in it is C-ordered: views are copied at once, so the kernels
+      it calls see one memory layout.
+
+    The functions a program calls (kernels, loop functions and the programs of those loops)
+    go to ``out.functions`` before the program's own function: each function comes after
+    the functions it calls.
+    """
+
+    def __init__(self, jaxpr: Jaxpr, steps: list[Step], names: Names, out: GeneratedModule,
+                 name: str = "run", compiled: bool = False, programs: dict | None = None):
         self.jaxpr, self.steps, self.names, self.out = jaxpr, steps, names, out
-        self.contiguous: set = set(jaxpr.constvars)  # consts are made contiguous up front
+        self.name, self.compiled = name, compiled
+        self.prefix = "" if name == "run" else name + "_"  # of the functions it calls
+        self.programs = programs or {}  # compiled: step index -> programs of its loop
+        # Consts are made contiguous up front; so are a compiled program's arguments.
+        self.contiguous: set = set(jaxpr.constvars) | (set(jaxpr.invars) if compiled else set())
         self.lines: list[str] = []
+        self.placement: list = []  # (equation text, where it runs)
+        self.counters: dict = {}  # kind of function -> how many so far
+        self.consts: list = []  # (name, value, aval): the constants of its loops' programs
+        self.unused = 0
+
+    # -- names and arguments -----------------------------------------------------
+    def new_name(self, kind: str) -> str:
+        number = self.counters.get(kind, 0)
+        self.counters[kind] = number + 1
+        return f"{self.prefix}{kind.replace('-', '_')}_{number}"
+
+    def new_const(self, value: object, aval: object) -> str:
+        name = f"const_{len(self.consts)}"
+        self.consts.append((name, value, aval))
+        return name
 
     def arg(self, v: Var | Literal) -> str:
         return literal_array(v) if type(v) is Literal else self.names(v)
 
-    def assign(self, outvars: list, expr: str, comment: str) -> None:
-        lhs = ", ".join(self.names(v) for v in outvars)
-        if len(outvars) == 1 and expr.startswith("rules["):
-            lhs += ","
-        self.lines.append(f"{lhs} = {expr}  # {comment}")
+    def c_ordered(self, v: Var | Literal) -> str:
+        """``v`` as an argument of a compiled function, which expects a C-ordered array."""
+        if type(v) is not Literal and v not in self.contiguous:  # (only in Python drivers)
+            self.lines.append(f"{self.names(v)} = c_order({self.names(v)})")
+            self.contiguous.add(v)
+        return self.arg(v)
 
-    def kernel_call(self, group: FusionGroup, name: str) -> None:
-        for v in group.inputs:
-            if v not in self.contiguous:  # the kernels are compiled for C-ordered arrays
-                self.lines.append(f"{self.names(v)} = c_order({self.names(v)})")
-                self.contiguous.add(v)
-        args = ", ".join(self.names(v) for v in group.inputs)
+    def assign(self, outvars: list, expr: str, comment: str, returns_list: bool = False) -> None:
+        lhs = []
+        for v in outvars:
+            name = self.names(v)
+            if name == "_" and self.compiled:  # (Numba wants one type per variable name)
+                name, self.unused = f"_{self.unused}", self.unused + 1
+            lhs.append(name)
+        text = ", ".join(lhs) + ("," if returns_list and len(lhs) == 1 else "")
+        self.lines.append(f"{text} = {expr}  # {comment}")
+
+    def place(self, eqn: JaxprEqn, where: str) -> None:
+        self.placement.append((self.names.eqn_text(eqn), where))
+
+    # -- steps -------------------------------------------------------------------
+    def call_function(self, name: str, inputs: list, outvars: list, comment: str,
+                      returns_list: bool = False) -> None:
+        """Call a function of the module: a kernel, or a compiled loop."""
+        args = [self.c_ordered(v) for v in inputs]
+        self.assign(outvars, f"{name}({', '.join(args)})", comment, returns_list)
+        self.contiguous.update(outvars)
+        if not self.compiled:  # called from Python: compiled ahead, for these argument types
+            self.out.kernels.append((name, [v.aval for v in inputs]))
+
+    def kernel_call(self, group: FusionGroup) -> None:
+        name = self.new_name("fused")
+        self.out.functions.append(kernel_source(group, name, self.names, self.out.imports))
         ops = " ".join(e.primitive.name for e in group.eqns)
-        self.assign(group.outputs, f"{name}({args})", ops[:70])
-        self.contiguous.update(group.outputs)
-        self.out.kernels.append((name, [v.aval for v in group.inputs]))
+        self.call_function(name, group.inputs, group.outputs, ops[:70])
         for eqn in group.eqns:
-            self.out.placement.append((self.names.eqn_text(eqn), f"{name} (Numba loop)"))
+            self.place(eqn, f"{name} (Numba loop)")
+
+    def other_kernel(self, eqn: JaxprEqn) -> None:
+        """A gather, scatter, dynamic slice, concatenate or matrix product (``kernels.py``)."""
+        prim = eqn.primitive.name
+        kernel = write_kernel(eqn, self.new_name("dot" if prim == "dot_general" else prim),
+                              self.names, self.out.imports)
+        self.out.functions.append(kernel.source)
+        self.call_function(kernel.name, kernel.inputs, eqn.outvars, prim)
+        self.place(eqn, f"{kernel.name} (Numba)")
+
+    def copy_loop(self, eqn: JaxprEqn) -> None:
+        """A view that moves elements, a stack or a concatenate in a compiled program: a
+        loop copying into a new C-ordered array, written right here (``kernels.copy_lines``)."""
+        lines = copy_lines(eqn, self.names)
+        lines[0] += f"  # {eqn.primitive.name}: copied by a loop"
+        self.lines += lines
+        self.contiguous.update(eqn.outvars)
+        self.place(eqn, "loop in this function (copy)")
 
     def call(self, step: CallStep) -> None:
         eqn, kind = step.eqn, step.kind
-        args = [self.arg(v) for v in eqn.invars]
-        expr = _dot_expr(eqn, *args) if kind == "dot" else None
-        if expr is not None:
-            where = "NumPy (BLAS)"
-            self.contiguous.update(eqn.outvars)
-        elif kind == "view":
-            expr, where = self.view(eqn, args[0]), "NumPy (view)"
-        else:
-            expr = f"rules[{len(self.out.calls)}]({', '.join(args)})"
-            where = ("Python loop around compiled bodies" if kind == "loop"
-                     else "reference rule (NumPy)")
-            self.out.calls.append(step)
-        self.assign(eqn.outvars, expr, f"{eqn.primitive.name}: {where}")
-        self.out.placement.append((self.names.eqn_text(eqn), where))
+        prim = eqn.primitive.name
+        if kind == "dot" and not self.compiled:
+            expr = _dot_expr(eqn, *(self.arg(v) for v in eqn.invars))
+            if expr is not None:
+                self.assign(eqn.outvars, expr, f"{prim}: NumPy (BLAS)")
+                self.contiguous.update(eqn.outvars)
+                self.place(eqn, "NumPy (BLAS)")
+                return
+        if self.compiled and (prim in ("stack", "concatenate") or
+                              (kind == "view" and _moves(eqn))):
+            return self.copy_loop(eqn)
+        if kind == "index" or (kind == "dot" and loop_dot(eqn)):
+            return self.other_kernel(eqn)
+        if kind == "view":
+            where = "Numba (view)" if self.compiled else "NumPy (view)"
+            self.assign(eqn.outvars, self.view(eqn, self.arg(eqn.invars[0])), f"{prim}: {where}")
+            self.place(eqn, where)
+            return
+        reason = ""
+        if kind == "loop":
+            programs = self.programs.get(step.index)
+            if programs is None:
+                programs, reason = plan_loop(eqn)
+            if programs is not None:
+                return self.compiled_loop(eqn, programs)
+        assert not self.compiled, f"{prim} cannot run inside Numba"  # (loops.plan said so)
+        where = (f"Python loop around compiled bodies ({reason})" if kind == "loop"
+                 else "reference rule (NumPy)")
+        args = ", ".join(self.arg(v) for v in eqn.invars)
+        self.assign(eqn.outvars, f"rules[{len(self.out.calls)}]({args})", f"{prim}: {where}",
+                    returns_list=True)
+        self.out.calls.append(step)
+        self.place(eqn, where)
+
+    def compiled_loop(self, eqn: JaxprEqn, programs: list) -> None:
+        """A while/scan/cond as an @njit function, after the program functions it calls."""
+        name = self.new_name(eqn.primitive.name)
+        functions, const_values = [], []
+        for (label, _), program in zip(sub_jaxprs(eqn), programs):
+            writer = _DriverWriter(program.jaxpr, program.steps, Names(program.jaxpr),
+                                   self.out, f"{name}_{label}", True, program.loops)
+            self.out.functions.append(writer.source())
+            values = [*zip(program.consts, (v.aval for v in program.jaxpr.constvars)),
+                      *((value, aval) for _, value, aval in writer.consts)]
+            functions.append(ProgramFunction(writer.name, len(values), len(program.jaxpr.invars)))
+            const_values += values
+        self.out.functions.append(loop_source(name, eqn, functions, self.names.eqn_text(eqn)))
+        args = [self.new_const(value, aval) for value, aval in const_values]
+        operands = [self.c_ordered(v) for v in eqn.invars]
+        self.assign(eqn.outvars, f"{name}({', '.join(args + operands)})",
+                    f"{eqn.primitive.name}: compiled (Numba)", returns_list=True)
+        self.contiguous.update(eqn.outvars)
+        if not self.compiled:
+            self.out.kernels.append((name, [aval for _, aval in const_values]
+                                     + [v.aval for v in eqn.invars]))
+        self.place(eqn, f"{name} (compiled loop)" if eqn.primitive.name != "cond"
+                   else f"{name} (compiled)")
 
     def view(self, eqn: JaxprEqn, x: str) -> str:
-        """reshape, squeeze, broadcast_in_dim, transpose, slice and rev as NumPy views."""
+        """reshape, squeeze, broadcast_in_dim, transpose, slice, rev and bitcasts as NumPy views.
+
+        (A compiled program copies the views that move elements: ``other_kernel``.)"""
         name, shape = eqn.primitive.name, eqn.outvars[0].aval.shape
         (operand,) = eqn.invars
-        if name == "transpose":
-            return f"{x}.transpose({tuple(eqn.params['permutation'])})"
-        if name == "slice":
+        expr, moved = f"{x}.reshape({shape})", False  # a reshaped C-ordered array stays so
+        if name == "transpose" and shape:
+            expr, moved = f"{x}.transpose({tuple(eqn.params['permutation'])})", True
+        elif name == "slice":
             strides = eqn.params["strides"] or (1,) * len(shape)
             parts = [f"{lo}:{hi}" + (f":{st}" if st != 1 else "") for lo, hi, st in
                      zip(eqn.params["start_indices"], eqn.params["limit_indices"], strides)]
-            return f"{x}[{', '.join(parts)}]" if parts else x
-        if name == "rev":
+            expr, moved = (f"{x}[{', '.join(parts)}]", True) if parts else (x, False)
+        elif name == "rev":
             parts = ["::-1" if d in eqn.params["dimensions"] else ":" for d in range(len(shape))]
-            return f"{x}[{', '.join(parts)}]" if parts else x
-        if name == "broadcast_in_dim":
+            expr, moved = (f"{x}[{', '.join(parts)}]", True) if parts else (x, False)
+        elif name == "bitcast_convert_type":
+            expr = f"{x}.view({np_name(eqn.outvars[0].aval.dtype)})"
+        elif name == "broadcast_in_dim":
             expanded = [1] * len(shape)
             for size, d in zip(operand.aval.shape, eqn.params["broadcast_dimensions"]):
                 expanded[d] = size
             if tuple(expanded) != shape:
-                return f"np.broadcast_to({x}.reshape({tuple(expanded)}), {shape})"
-        if operand in self.contiguous:
-            self.contiguous.add(eqn.outvars[0])  # a reshaped C-ordered array stays C-ordered
-        return f"{x}.reshape({shape})"
+                expr = f"np.broadcast_to({x}.reshape({tuple(expanded)}), {shape})"
+                moved = True
+        if not moved and operand in self.contiguous:
+            self.contiguous.add(eqn.outvars[0])
+        return expr
 
+    # -- putting it together -----------------------------------------------------
     def source(self) -> str:
-        kernel_number = 0
         for step in self.steps:
             if isinstance(step, FusionGroup):
-                self.kernel_call(step, f"fused_{kernel_number}")
-                kernel_number += 1
+                self.kernel_call(step)
             else:
                 self.call(step)
-        params = ", ".join(["consts", "rules", *(self.names(v) for v in self.jaxpr.invars)])
+        outs = [self.arg(v) for v in self.jaxpr.outvars]
+        const_names = [self.names(v) for v in self.jaxpr.constvars] + [c[0] for c in self.consts]
+        invars = [self.names(v) for v in self.jaxpr.invars]
+        if self.compiled:
+            return self._program_function(const_names + invars, outs)
+        self.out.consts = [(value, aval) for _, value, aval in self.consts]
+        self.out.placement = self.placement
+        params = ", ".join(["consts", "rules", *invars])
         unpack = []
-        if self.jaxpr.constvars:
-            names = ", ".join(self.names(v) for v in self.jaxpr.constvars)
-            unpack = [f"{names}{',' if len(self.jaxpr.constvars) == 1 else ''} = consts"]
-        outs = ", ".join(self.arg(v) for v in self.jaxpr.outvars)
+        if const_names:
+            unpack = [f"{', '.join(const_names)}{',' if len(const_names) == 1 else ''} = consts"]
         doc = ('    """The whole jaxpr on whole arrays: kernels, NumPy calls and reference '
                'rules in order."""')
-        body = unpack + self.lines + [f"return [{outs}]"]
+        body = unpack + self.lines + [f"return [{', '.join(outs)}]"]
         return "\n".join([f"def run({params}):", doc, *("    " + line for line in body), ""])
+
+    def _program_function(self, params: list[str], outs: list[str]) -> str:
+        jaxpr_lines = self.names.jaxpr_text.splitlines()
+        where = [f"      {w:36s} {text}" for text, w in self.placement]
+        doc = ['    """The jaxpr below on whole arrays, compiled: the loop function calls it '
+               "without Python.", "", *("    " + line for line in jaxpr_lines), "",
+               "    Where each equation runs:", *where, '    """']
+        body = self.lines + [f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})"]
+        return "\n".join([DECORATOR, f"def {self.name}({', '.join(params)}):", *doc,
+                          *("    " + line for line in body), ""])
+
+
+def _moves(view: JaxprEqn) -> bool:
+    """Does this view put elements elsewhere (not only reshape a C-ordered array)?"""
+    name, (operand,) = view.primitive.name, view.invars
+    if name == "broadcast_in_dim":
+        shape = view.outvars[0].aval.shape
+        return math.prod(operand.aval.shape) != math.prod(shape)
+    return name in VIEW_COPIES and operand.aval.ndim > 0
 
 
 # ====================================================================== the module
 def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedModule:
-    """The full source for ``jaxpr``: imports, one kernel per fusion group, the driver."""
+    """The full source for ``jaxpr``: imports, the @njit functions (kernels, compiled loops
+    and their programs), then the driver."""
     names = Names(jaxpr)
     out = GeneratedModule("")
-    imports: set = set()
-    kernels = [kernel_source(step, f"fused_{i}", names, imports)
-               for i, step in enumerate(s for s in steps if isinstance(s, FusionGroup))]
     driver = _DriverWriter(jaxpr, steps, names, out).source()
-    numba_names = "njit, prange" if ("numba", "prange") in imports else "njit"
-    helper_imports = sorted(imports - {("numba", "prange")})
-    import_lines = ["import math", "", "import numpy as np", f"from numba import {numba_names}",
-                    "", "from edujax.backends.numba_cpu.steps import c_order"]
+    helper_imports = sorted(out.imports)
+    import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
+                    "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
         import_lines.append(f"from {module} import {names_from}")
@@ -503,6 +649,6 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
-                           + ["", *import_lines, "", "", *(k + "\n" for k in kernels),
+                           + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])
     return out

@@ -15,7 +15,9 @@ Each equation is classified (``classify``):
 * ``reduce``: ``reduce_sum``/``max``/``argmax``/...; its iteration shape is its operand's
   shape. Its result is only complete after the loop.
 * anything else is a step of its own (``CallStep``): a matrix product (BLAS), a *view*, a
-  control flow primitive, or a primitive without a lowering (its NumPy reference rule).
+  control flow primitive (``loops.py``), a gather/scatter/dynamic slice/concatenate (a
+  kernel of its own, ``kernels.py``), or a primitive without a lowering (its NumPy
+  reference rule).
 
 Views (``reshape``, ``squeeze``, ``broadcast_in_dim``, ``transpose``, ``slice``, ``rev``)
 move no data in NumPy:
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from edujax.backends.numba_cpu import kernels
 from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, lowerable
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 
@@ -154,8 +157,13 @@ def call_kind(eqn: JaxprEqn) -> str:
     if name in VIEWS and _supported(eqn) and (name != "reshape" or
                                               eqn.params.get("dimensions") is None):
         return "view"
+    if name == "bitcast_convert_type" and _supported(eqn) and \
+            eqn.invars[0].aval.dtype.itemsize == eqn.outvars[0].aval.dtype.itemsize:
+        return "view"  # the same bytes read as another type: x.view(np.float32)
     if name in LOOPS:
         return "loop"
+    if kernels.lowerable(eqn):
+        return "index"  # a gather, scatter, dynamic slice or concatenate: kernels.py
     return "reference"
 
 

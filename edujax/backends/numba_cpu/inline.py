@@ -6,6 +6,9 @@ too. Fusion can only merge equations it can see side by side, so we first paste 
 such body into the outer jaxpr (with fresh variables: the same body may be pasted twice).
 ``stop_gradient`` only matters to autodiff, so it disappears here too.
 
+Random keys become their uint32 words, and the key primitives the threefry programs that
+compute them (``keys.py``), so that random numbers are computed in compiled kernels too.
+
 Equations whose operands are all literals (``div 1.0 8.0``, from ``jnp.mean``'s gradient)
 are computed right away with their reference rule: constant folding.
 
@@ -25,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from edujax import core
+from edujax.backends.numba_cpu import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 # Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
@@ -38,8 +42,11 @@ def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
     builder = _Builder()
     constvars = [builder.new_const(v, c) for v, c in zip(closed.jaxpr.constvars, closed.consts)]
     invars = [Var(v.aval) for v in closed.jaxpr.invars]
-    env = dict(zip(closed.jaxpr.constvars, constvars)) | dict(zip(closed.jaxpr.invars, invars))
-    outvars = builder.paste(closed.jaxpr, env)
+    env = dict(zip(closed.jaxpr.constvars, constvars))
+    for old, new in zip(closed.jaxpr.invars, invars):  # keys are computed on as words
+        env[old] = keys.unwrap(builder, new) if keys.is_key(new.aval) else new
+    outvars = [keys.wrap(builder, o) if keys.is_key(v.aval) else o
+               for o, v in zip(builder.paste(closed.jaxpr, env), closed.jaxpr.outvars)]
     jaxpr = Jaxpr(builder.constvars, invars, outvars, builder.eqns, closed.jaxpr.debug_info)
     return ClosedJaxpr(fold_transposed_products(dead_code_elimination(jaxpr)), builder.consts)
 
@@ -53,7 +60,8 @@ class _Builder:
         self.consts: list[Any] = []
 
     def new_const(self, var: Var, value: Any) -> Var:
-        new = Var(var.aval)
+        value, aval = keys.const_words(value, var.aval)  # (constant keys: their words)
+        new = Var(aval)
         self.constvars.append(new)
         self.consts.append(value)
         return new
@@ -70,6 +78,8 @@ class _Builder:
                 outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
             elif name in IDENTITIES:
                 outs = invars
+            elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
+                outs = rewritten  # keys as words, threefry as elementwise equations
             elif (folded := fold_constants(eqn, invars)) is not None:
                 outs = [folded]
             else:

@@ -30,6 +30,7 @@ SUPPORTED_DTYPES = {np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32,
 
 SCALAR_HELPERS = "edujax.backends.numba_cpu.scalar"
 MATH_HELPERS = "edujax.backends.numba_cpu.math"
+THREEFRY_HELPERS = "edujax.backends.numba_cpu.threefry"
 
 
 # ---------------------------------------------------------------- types and constants
@@ -302,3 +303,13 @@ def _convert(ctx: Ctx, x: str, *, new_dtype: Any, **params) -> str:
 
 
 scalar_rules.update({"select_n": _select_n, "convert_element_type": _convert})
+
+
+# ---------------------------------------------------------------- random bits
+# ``threefry2x32_word`` is word 0 or 1 of the threefry2x32 hash (``keys.py`` splits the
+# two-output primitive in two); both words call the same inlined function, computed once.
+def _threefry_word(ctx: Ctx, k0: str, k1: str, x0: str, x1: str, *, word: int) -> str:
+    return f"{ctx.helper('threefry2x32', THREEFRY_HELPERS)}({k0}, {k1}, {x0}, {x1})[{word}]"
+
+
+scalar_rules["threefry2x32_word"] = _threefry_word

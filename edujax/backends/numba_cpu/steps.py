@@ -1,8 +1,12 @@
 """The steps the driver runs in Python: reference rules and loops around compiled bodies.
 
-Everything that is not a fused kernel, a matrix product or a view is one of these objects,
-held in the driver's ``rules`` list and called as ``rules[i](*arrays)``; each returns a list
-of arrays, one per output of its equation.
+Everything that is not a kernel, a matrix product, a view or a compiled loop is one of these
+objects, held in the driver's ``rules`` list and called as ``rules[i](*arrays)``; each
+returns a list of arrays, one per output of its equation.
+
+The loops here are the fallback for loops that cannot run inside Numba (``loops.py``
+compiles the others): a step of their body runs a reference rule, so each iteration has to
+come back to Python anyway.
 """
 from __future__ import annotations
 
