@@ -338,3 +338,11 @@ def test_missing_numba_cuda_raises_the_install_hint(monkeypatch):
         jax.jit(lambda v: v + 1)(jnp.ones(2))
     with pytest.raises(RuntimeError, match="numba-cuda"):
         jax.devices("gpu")
+
+
+def test_no_gpu_raises_a_clear_error_not_a_driver_traceback(monkeypatch):
+    """numba-cuda installed, but no driver or GPU (and no simulator): say what to do."""
+    monkeypatch.setattr(runtime, "gpu_available", lambda: False)
+    monkeypatch.delitem(backends._instances, "cuda", raising=False)
+    with pytest.raises(RuntimeError, match="found no CUDA GPU.*NUMBA_ENABLE_CUDASIM=1"):
+        jax.jit(lambda v: v + 1)(jnp.ones(2))

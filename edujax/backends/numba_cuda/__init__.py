@@ -29,9 +29,16 @@ from __future__ import annotations
 from edujax.backends import register_backend
 
 
+NO_GPU_HINT = ("The 'cuda' backend found no CUDA GPU (numba-cuda reports no usable driver or "
+               "device). Set NUMBA_ENABLE_CUDASIM=1 to run its kernels on Numba's CUDA "
+               "simulator, or use the CPU: EDUJAX_BACKEND=numba.")
+
+
 def _cuda_backend():
-    from edujax.backends.numba_cuda.runtime import cuda
+    from edujax.backends.numba_cuda.runtime import cuda, gpu_available
     cuda()  # a clear error, with the install command, when numba-cuda is missing
+    if not gpu_available():  # rather than a CudaSupportError from deep inside the first launch
+        raise RuntimeError(NO_GPU_HINT)
     from edujax.backends.numba_cuda.backend import CudaBackend
     return CudaBackend()
 
