@@ -126,6 +126,28 @@ def _affine(index: str, offset: int, scale: int) -> str:
     return f"{term} + {offset}" if offset else term
 
 
+def see_through(view: JaxprEqn, index: list[str]) -> tuple:
+    """Where element ``index`` of a broadcast, transposed, sliced or reversed array comes
+    from: ``(operand, index expressions in the operand)``. (The CUDA backend uses it too.)"""
+    (x,), out_shape = view.invars, view.outvars[0].aval.shape
+    name, params = view.primitive.name, view.params
+    if name == "broadcast_in_dim":
+        dims = params["broadcast_dimensions"]
+        parts = [index[d] if size == out_shape[d] else "0"
+                 for size, d in zip(x.aval.shape, dims)]
+    elif name == "transpose":  # output dimension k is operand dimension permutation[k]
+        perm = list(params["permutation"])
+        parts = [index[perm.index(d)] for d in range(len(perm))]
+    elif name == "slice":  # element i of the slice is element start + i * stride
+        strides = params["strides"] or (1,) * len(index)
+        parts = [_affine(i, start, stride)
+                 for i, start, stride in zip(index, params["start_indices"], strides)]
+    else:  # rev: element i of a reversed dimension of size n is element n - 1 - i
+        parts = [_affine(i, n - 1, -1) if d in params["dimensions"] else i
+                 for d, (i, n) in enumerate(zip(index, x.aval.shape))]
+    return x, parts
+
+
 class _KernelWriter:
     """Writes the loop nest of one fusion group.
 
@@ -171,7 +193,7 @@ class _KernelWriter:
         source = v
         if v in self.group.seen_through:  # read the views' operand at a moved index
             for view in self.group.seen_through[v][0]:
-                source, index = self._through(view, index)
+                source, index = see_through(view, index)
         if type(source) is Literal:
             self.prologue.append(f"{name} = {literal_expr(source)}")
             return name
@@ -180,26 +202,6 @@ class _KernelWriter:
         varies = any(re.search(r"\bi\d", part) for part in index)
         (self.body if varies else self.prologue).append(line)
         return name
-
-    def _through(self, view: JaxprEqn, index: list[str]) -> tuple:
-        """Where element ``index`` of a broadcast or transposed array comes from."""
-        (x,), out_shape = view.invars, view.outvars[0].aval.shape
-        name, params = view.primitive.name, view.params
-        if name == "broadcast_in_dim":
-            dims = params["broadcast_dimensions"]
-            parts = [index[d] if size == out_shape[d] else "0"
-                     for size, d in zip(x.aval.shape, dims)]
-        elif name == "transpose":  # output dimension k is operand dimension permutation[k]
-            perm = list(params["permutation"])
-            parts = [index[perm.index(d)] for d in range(len(perm))]
-        elif name == "slice":  # element i of the slice is element start + i * stride
-            strides = params["strides"] or (1,) * len(index)
-            parts = [_affine(i, start, stride)
-                     for i, start, stride in zip(index, params["start_indices"], strides)]
-        else:  # rev: element i of a reversed dimension of size n is element n - 1 - i
-            parts = [_affine(i, n - 1, -1) if d in params["dimensions"] else i
-                     for d, (i, n) in enumerate(zip(index, x.aval.shape))]
-        return x, parts
 
     # -- equations -------------------------------------------------------------
     def pointwise(self, eqn: JaxprEqn, kind: str) -> None:

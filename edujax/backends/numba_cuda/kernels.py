@@ -52,7 +52,8 @@ import re
 
 import numpy as np
 
-from edujax.backends.numba_cpu.fusion import FusionGroup
+from edujax.backends.numba_cpu.codegen import see_through
+from edujax.backends.numba_cpu.fusion import SEE_THROUGH, FusionGroup
 from edujax.backends.numba_cpu.lowering import constant, literal_expr, np_name
 from edujax.backends.numba_cuda.lowering import DEVICE_MATH, lower
 from edujax.backends.numba_cuda.runtime import LaunchSizes, blocks_for
@@ -100,43 +101,16 @@ def flat_offset(shape: tuple, parts: list[str]) -> str:
     return " + ".join(terms) or "0"
 
 
-def _affine(index: str, offset: int, scale: int) -> str:
-    """``offset + index * scale`` as short source text (``i1 + 2``, ``3 - i0``, ``i2``)."""
-    if index == "0":
-        return str(offset)
-    if (offset, scale) == (0, 1):
-        return index
-    if not re.fullmatch(r"\w+", index):
-        index = f"({index})"
-    if scale == -1:
-        return f"{offset} - {index}"
-    term = index if scale == 1 else f"{index} * {scale}"
-    return f"{term} + {offset}" if offset else term
-
-
 def through(view: JaxprEqn, index: list[str]) -> tuple:
-    """Where element ``index`` of a broadcast, transposed, sliced or reversed array comes
-    from: ``(operand, index in the operand)``. Reshapes move nothing in a flat buffer."""
+    """Where element ``index`` of a view comes from: ``(operand, index in the operand)``.
+    Broadcasts, transposes, slices and reversals as in the CPU backend; a reshape or squeeze
+    moves nothing in a flat buffer: the same flat position, unravelled in the operand."""
+    if view.primitive.name in SEE_THROUGH:
+        return see_through(view, index)
     (x,), out_shape = view.invars, view.outvars[0].aval.shape
-    name, params = view.primitive.name, view.params
-    if name == "broadcast_in_dim":
-        dims = params["broadcast_dimensions"]
-        parts = [index[d] if size == out_shape[d] else "0"
-                 for size, d in zip(x.aval.shape, dims)]
-    elif name == "transpose":  # output dimension k is operand dimension permutation[k]
-        perm = list(params["permutation"])
-        parts = [index[perm.index(d)] for d in range(len(perm))]
-    elif name == "slice":  # element i of the slice is element start + i * stride
-        strides = params["strides"] or (1,) * len(index)
-        parts = [_affine(i, start, stride)
-                 for i, start, stride in zip(index, params["start_indices"], strides)]
-    elif name == "rev":  # element i of a reversed dimension of size n is element n - 1 - i
-        parts = [_affine(i, n - 1, -1) if d in params["dimensions"] else i
-                 for d, (i, n) in enumerate(zip(index, x.aval.shape))]
-    else:  # reshape, squeeze: the same flat position
-        position = flat_offset(out_shape, index)
-        parts = unravel(position if re.fullmatch(r"\w+", position) else f"({position})",
-                        x.aval.shape)
+    position = flat_offset(out_shape, index)
+    parts = unravel(position if re.fullmatch(r"\w+", position) else f"({position})",
+                    x.aval.shape)
     return x, parts
 
 
