@@ -40,6 +40,7 @@ cuda = pytest.importorskip("numba.cuda", reason="numba-cuda is not installed (ed
 from conformance import load_golden, passes, report, run_case  # noqa: E402
 from conformance_scope import ENABLED, ISSUE_CASES  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
+from backend_compare import assert_same  # noqa: E402
 from program_generator import random_program  # noqa: E402
 
 import edujax as jax  # noqa: E402
@@ -73,20 +74,6 @@ def run_on(backend: str, fn, *args, **jit_kwargs):
         return jax.jit(fn, **jit_kwargs)(*args)
     finally:
         config.update("edujax_backend", "cuda")
-
-
-def assert_same(got, want) -> None:
-    """Same tree, shapes, dtypes and weak types; same values (floats: within a few ulps)."""
-    got_leaves, want_leaves = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
-    assert len(got_leaves) == len(want_leaves)
-    for g, w in zip(got_leaves, want_leaves):
-        assert (g.shape, g.dtype, g.weak_type) == (w.shape, w.dtype, w.weak_type)
-        g, w = np.asarray(g), np.asarray(w)
-        if w.dtype.kind == "f":
-            scale = np.max(np.abs(w[np.isfinite(w)]), initial=1.0)
-            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5 * scale, equal_nan=True)
-        else:
-            np.testing.assert_array_equal(g, w)
 
 
 def check(fn, *args, **jit_kwargs):
