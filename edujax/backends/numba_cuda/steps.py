@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from edujax.backends.numba_cpu.steps import ReferenceCall
+from edujax.backends.numba_cpu import steps as cpu
+from edujax.backends.numba_cpu.steps import ReferenceCall, _split
 from edujax.backends.numba_cuda import runtime
 from edujax.jaxpr import ClosedJaxpr, JaxprEqn
 
@@ -41,14 +42,6 @@ def scalar(x: Any) -> Any:
     return (x if on_host(x) else runtime.to_host(x, (1,))).reshape(-1)[0]
 
 
-def _split(xs: tuple, *sizes: int) -> list:
-    pieces, start = [], 0
-    for size in sizes:
-        pieces.append(list(xs[start:start + size]))
-        start += size
-    return pieces + [list(xs[start:])]
-
-
 class HostCall:
     """An equation without a CUDA kernel: its NumPy reference rule, on the host."""
 
@@ -67,13 +60,9 @@ class HostCall:
         return []
 
 
-class WhileLoop:
-    """``while``: the host asks the compiled ``cond`` program, then runs the ``body`` one."""
-
-    def __init__(self, eqn: JaxprEqn, compile_jaxpr: Callable[[ClosedJaxpr], Any]):
-        p = eqn.params
-        self.cond, self.body = compile_jaxpr(p["cond_jaxpr"]), compile_jaxpr(p["body_jaxpr"])
-        self.nconsts = (p["cond_nconsts"], p["body_nconsts"])
+class WhileLoop(cpu.WhileLoop):
+    """``while``: the host asks the compiled ``cond`` program, then runs the ``body`` one.
+    (The CPU backend's loop; only how a program is run and the predicate read differ.)"""
 
     def __call__(self, *args: Any) -> list:
         cond_consts, body_consts, carry = _split(args, *self.nconsts)
@@ -81,35 +70,22 @@ class WhileLoop:
             carry = self.body.run_buffers(*body_consts, *carry)
         return carry
 
-    def programs(self) -> list:
-        return [("cond", self.cond), ("body", self.body)]
 
-
-class CondBranches:
+class CondBranches(cpu.CondBranches):
     """``cond``: run the compiled branch picked by the index (clamped, as XLA does)."""
-
-    def __init__(self, eqn: JaxprEqn, compile_jaxpr: Callable[[ClosedJaxpr], Any]):
-        self.branches = [compile_jaxpr(b) for b in eqn.params["branches"]]
 
     def __call__(self, index: Any, *args: Any) -> list:
         i = min(max(int(scalar(index)), 0), len(self.branches) - 1)
         return self.branches[i].run_buffers(*args)
 
-    def programs(self) -> list:
-        return [(f"branch {i}", b) for i, b in enumerate(self.branches)]
 
-
-class ScanLoop:
+class ScanLoop(cpu.ScanLoop):
     """``scan``: the host loops over the leading axis; slices and stacks stay on the GPU."""
 
     def __init__(self, eqn: JaxprEqn, compile_jaxpr: Callable[[ClosedJaxpr], Any]):
+        super().__init__(eqn, compile_jaxpr)
         p = eqn.params
-        self.body = compile_jaxpr(p["jaxpr"])
-        self.sizes = (p["num_consts"], p["num_carry"])
-        self.length, self.reverse = p["length"], p["reverse"]
-        body_in = p["jaxpr"].in_avals
-        self.x_avals = body_in[p["num_consts"] + p["num_carry"]:]
-        self.y_avals = p["jaxpr"].out_avals[p["num_carry"]:]
+        self.x_avals = p["jaxpr"].in_avals[p["num_consts"] + p["num_carry"]:]
 
     def __call__(self, *args: Any) -> list:
         consts, carry, xs = _split(args, *self.sizes)
@@ -127,9 +103,6 @@ class ScanLoop:
         if runtime.on_device(aval.dtype):
             return runtime.empty(self.length * aval.size, aval.dtype)
         return np.empty((self.length, *aval.shape), aval.dtype)
-
-    def programs(self) -> list:
-        return [("body", self.body)]
 
 
 def _row(x: Any, i: int, aval: Any) -> Any:
