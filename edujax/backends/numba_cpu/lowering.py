@@ -113,12 +113,18 @@ def lowerable(eqn: JaxprEqn) -> bool:
             and all(a.dtype in SUPPORTED_DTYPES for a in avals))
 
 
-def lower(eqn: JaxprEqn, operands: list[str], imports: set) -> str:
-    """The scalar expression computing ``eqn``'s output from its operands' expressions."""
+def lower(eqn: JaxprEqn, operands: list[str], imports: set,
+          rules: dict | None = None, exact: set | None = None) -> str:
+    """The scalar expression computing ``eqn``'s output from its operands' expressions.
+
+    ``rules`` and ``exact`` (the float rules whose expression already has the output's dtype)
+    default to this table's; the CUDA backend passes its own."""
     ctx = Ctx(eqn, imports)
-    expr = scalar_rules[eqn.primitive.name](ctx, *operands, **eqn.params)
+    rules = scalar_rules if rules is None else rules
+    expr = rules[eqn.primitive.name](ctx, *operands, **eqn.params)
     out = ctx.out_dtype
-    if out == np.bool_ or (out.kind == "f" and eqn.primitive.name in FLOAT_EXACT):
+    if out == np.bool_ or (out.kind == "f" and
+                           eqn.primitive.name in (FLOAT_EXACT if exact is None else exact)):
         return expr
     return f"{np_name(out)}({expr})"
 

@@ -13,7 +13,6 @@ overrides below are the whole difference; every other rule is shared.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from edujax.backends.numba_cpu import lowering as cpu
 from edujax.backends.numba_cpu.lowering import Ctx, np_name
@@ -33,13 +32,8 @@ EXACT = {"add", "add_any", "sub", "mul", "div", "neg", "abs", "max", "min", "sel
 
 
 def lower(eqn: JaxprEqn, operands: list[str], imports: set) -> str:
-    """The scalar expression computing ``eqn``'s output from its operands' expressions."""
-    ctx = Ctx(eqn, imports)
-    expr = cuda_rules[eqn.primitive.name](ctx, *operands, **eqn.params)
-    out = ctx.out_dtype
-    if out == np.bool_ or (out.kind == "f" and eqn.primitive.name in EXACT):
-        return expr
-    return f"{np_name(out)}({expr})"
+    """The scalar expression computing ``eqn``'s output: the CPU's ``lower`` with this table."""
+    return cpu.lower(eqn, operands, imports, rules=cuda_rules, exact=EXACT)
 
 
 def helper_module(module: str) -> str:
