@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from edujax.backends.numba_cpu import scalar
 from edujax.backends.numba_cuda.runtime import cuda, simulator
 
 SIMULATOR = simulator()
@@ -88,41 +89,14 @@ def logistic(x):
 
 
 # ---------------------------------------------------------------- XLA's semantics
-@device
-def fmax_nan(x, y):
-    """np.maximum: NaN wins, and on a tie the first operand is kept (max(-0.0, 0.0) = -0.0)."""
-    return x if (x >= y or x != x) else y
-
-
-@device
-def fmin_nan(x, y):
-    """np.minimum: NaN wins, and on a tie the first operand is kept."""
-    return x if (x <= y or x != x) else y
-
-
-@device
-def sign(x, one):
-    """-1, 0 or 1; NaN and the signed zeros come back as they are (sign(-0.0) = -0.0)."""
-    y = one if x > 0 else x
-    return -one if x < 0 else y
-
-
-@device
-def int_div(x, y):
-    """Integer division rounds toward zero (C), not down (Python); x / 0 is -1."""
-    if y == 0:
-        return -1
-    q = abs(x) // abs(y)
-    return q if (x < 0) == (y < 0) else -q
-
-
-@device
-def int_rem(x, y):
-    """The remainder of truncated division has the dividend's sign; x % 0 is x."""
-    if y == 0:
-        return x
-    r = abs(x) % abs(y)
-    return -r if x < 0 else r
+# fmax_nan, fmin_nan, sign, int_div, int_rem: the CPU helpers' very Python functions
+# (edujax/backends/numba_cpu/scalar.py, where each corner case is explained), compiled for
+# the GPU.
+fmax_nan = device(scalar.fmax_nan.py_func)
+fmin_nan = device(scalar.fmin_nan.py_func)
+sign = device(scalar.sign.py_func)
+int_div = device(scalar.int_div.py_func)
+int_rem = device(scalar.int_rem.py_func)
 
 
 @device
