@@ -40,13 +40,12 @@ def _summary(x: Array) -> str:
     if value.size < 2 or value.dtype.kind not in "iuf":
         return ""
     finite = value[np.isfinite(value)] if value.dtype.kind == "f" else value
-    if finite.size == 0:
-        return "  ·  no finite values"
-    parts = [f"min {finite.min():.4g}", f"mean {finite.mean():.4g}", f"max {finite.max():.4g}"]
     nans = int(np.isnan(value).sum()) if value.dtype.kind == "f" else 0
+    parts = ([f"min {finite.min():.4g}", f"mean {finite.mean():.4g}", f"max {finite.max():.4g}"]
+             if finite.size else ["no finite values"])
     if nans:
         parts.append(f"{nans} NaN")
-    return "  ·  " + "  ".join(parts)
+    return " · " + " · ".join(parts)
 
 
 def array_html(x: Array) -> str:

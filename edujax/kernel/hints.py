@@ -34,19 +34,19 @@ class Hint(NamedTuple):
 
     def html(self) -> str:
         rows = "".join(
-            f'<div style="margin:2px 0"><b style="display:inline-block;min-width:7.5em">'
-            f"{label}</b>{html.escape(body)}</div>"
+            f'<div style="font-weight:600;color:#8a5a12">{label}</div>'
+            f"<div>{html.escape(body)}</div>"
             for label, body in (("What happened", self.what), ("Why", self.why),
-                                ("Fix", self.fix)))
+                                ("Fix", self.fix), ("Tutorial", self.tutorial)))
         return (
             '<div class="edujax-hint" style="border-left:4px solid #e8a33d;background:#fff8ec;'
             'color:#3b2f1e;padding:8px 12px;margin:6px 0;border-radius:4px;'
             'font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:13px;'
             'line-height:1.45">'
-            f'<div style="font-weight:600;margin-bottom:4px">💡 {html.escape(self.title)}</div>'
-            f"{rows}"
-            f'<div style="margin-top:4px;color:#7a6a55">Tutorial: '
-            f"<code>{html.escape(self.tutorial)}</code></div></div>")
+            f'<div style="font-weight:700;margin-bottom:6px">edujax hint: '
+            f"{html.escape(self.title)}</div>"
+            '<div style="display:grid;grid-template-columns:max-content 1fr;'
+            f'column-gap:12px;row-gap:3px">{rows}</div></div>')
 
     def mimebundle(self) -> dict[str, str]:
         return {"text/plain": self.text(), "text/html": self.html()}
@@ -57,7 +57,7 @@ TRACER_WHY = ("Inside jit, make_jaxpr or vmap your function runs on tracers: sta
               "one concrete value cannot get it while tracing.")
 
 BOOL = Hint(
-    "Python `if`/`while`/`and`/`or` on a traced value",
+    "Python if / while / and / or on a traced value",
     "Python asked a traced array whether it is True or False.",
     TRACER_WHY,
     "Branch with jnp.where(cond, a, b) or lax.cond(pred, true_fn, false_fn, x); or, if the "
