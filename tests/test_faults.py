@@ -124,19 +124,27 @@ def test_a_broken_cache_file_is_thrown_away_and_rebuilt(warm_cache, tmp_path, ki
 
 
 # ------------------------------------------------------------------ unwritable folders
-FULL_DISK = textwrap.dedent("""
-    import errno
-    from edujax.backends.numba_cpu import cache as _cache
-    def _full(path, source):
-        raise OSError(errno.ENOSPC, "No space left on device")
-    _cache._create_atomically = _full
-""")
+# Root ignores permission bits and tests cannot mount a full disk, so these two inject
+# the OSError the operating system would raise when the module file is written.
+def _failing_write(error: str) -> str:
+    return textwrap.dedent(f"""
+        import errno
+        from edujax.backends.numba_cpu import cache as _cache
+        def _fail(path, source):
+            raise {error}
+        _cache._create_atomically = _fail
+    """)
+
+
+FULL_DISK = _failing_write('OSError(errno.ENOSPC, "No space left on device")')
+READ_ONLY = _failing_write('PermissionError(errno.EACCES, "Permission denied")')
 
 
 @pytest.mark.parametrize("where, prelude", [
     ("a file in its place", ""),
     ("a folder under a file", ""),
     ("a full disk", FULL_DISK),
+    ("a read-only folder", READ_ONLY),
 ])
 def test_an_unwritable_cache_folder_compiles_in_memory_with_one_warning(tmp_path, where,
                                                                         prelude):
@@ -144,7 +152,8 @@ def test_an_unwritable_cache_folder_compiles_in_memory_with_one_warning(tmp_path
     blocker.write_text("not a folder")
     folder = {"a file in its place": blocker,
               "a folder under a file": blocker / "cache",
-              "a full disk": tmp_path / "cache"}[where]
+              "a full disk": tmp_path / "cache",
+              "a read-only folder": tmp_path / "cache"}[where]
     result, stderr = run_program(folder, prelude)
     assert_right(result)
     assert result["compiled"] == 2
