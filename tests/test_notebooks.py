@@ -16,6 +16,8 @@ same thing as tests/seeds/expected.json recorded from real JAX for that cell:
   cell that lays out the seed's values in its own words;
 - ``:compare: rounding``: the same text with numbers equal to 1e-6 (XLA may round a float32
   result of compiled code differently in its last bit; see tests/test_seeds.py);
+- ``:compare: display``: the same displayed value, for a cell that shows what the seed
+  displayed without also printing what the seed printed;
 - a cell that raised: the same exception type as the seed's cell.
 
 Nothing here is a value edujax printed: every expected value comes from real JAX's recording.
@@ -95,9 +97,10 @@ def check_against_seed(cell) -> str | None:
         if got_error != exp["raises"]:
             return f"{ref}: JAX raised {exp['raises']}, the notebook cell raised {got_error}"
         return None
-    want = _squash("\n".join(t for t in (exp["stdout"], exp["display"]) if t))
-    got = _squash(_text(cell.outputs))
     mode = cell.metadata.get("compare", "text")
+    shown = (exp["display"],) if mode == "display" else (exp["stdout"], exp["display"])
+    want = _squash("\n".join(t for t in shown if t))
+    got = _squash(_text(cell.outputs))
     if mode == "numbers":
         same = _NUMBER.findall(got) == _NUMBER.findall(want)
     elif mode == "rounding":
@@ -175,7 +178,7 @@ def test_notebook_metadata(path):
     for cell in nb.cells:
         if "seed" in cell.metadata:
             _seed_cell(cell.metadata["seed"])     # names a recorded cell
-            assert cell.metadata.get("compare", "text") in ("text", "numbers", "rounding")
+            assert cell.metadata.get("compare", "text") in ("text", "numbers", "rounding", "display")
 
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p.parent.name == "en"],
