@@ -35,6 +35,7 @@ import pytest
 
 nbclient = pytest.importorskip("nbclient")
 jupytext = pytest.importorskip("jupytext")
+nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -46,6 +47,7 @@ EXPECTED = json.loads((ROOT / "tests" / "seeds" / "expected.json").read_text(enc
 KERNEL_NAME = "python3"
 CELL_TIMEOUT_S = 120          # per cell; the slowest cell takes a few seconds
 
+COMPARE_MODES = ("text", "numbers", "rounding", "display")
 PATHS = sorted(NOTEBOOKS.glob("*/*.md"))
 LANGS = ("en", "ko")
 
@@ -145,10 +147,22 @@ def _kernel_environment():
                 os.environ[name] = value
 
 
+_ANSWER = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+def with_answers(nb):
+    """The notebook plus, at its end, the code of the exercises' answers (from the <details>
+    blocks), so that the answers a student unfolds are run and checked too."""
+    for cell in [c for c in nb.cells if c.cell_type == "markdown" and "<details>" in c.source]:
+        for code in _ANSWER.findall(cell.source[cell.source.index("<details>"):]):
+            nb.cells.append(nbformat.v4.new_code_cell(code, metadata={"answer": True}))
+    return nb
+
+
 def execute(path: Path):
     """Run one notebook on a fresh kernel (memoized: each notebook runs once per session)."""
     if path not in _executed:
-        nb = jupytext.read(path)
+        nb = with_answers(jupytext.read(path))
         client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
                                          resources={"metadata": {"path": str(path.parent)}})
         start = time.perf_counter()
@@ -178,7 +192,7 @@ def test_notebook_metadata(path):
     for cell in nb.cells:
         if "seed" in cell.metadata:
             _seed_cell(cell.metadata["seed"])     # names a recorded cell
-            assert cell.metadata.get("compare", "text") in ("text", "numbers", "rounding", "display")
+            assert cell.metadata.get("compare", "text") in COMPARE_MODES
 
 
 @pytest.mark.parametrize("path", [p for p in PATHS if p.parent.name == "en"],
@@ -201,3 +215,31 @@ def test_notebook_runs_and_prints_what_jax_prints(path):
                  if "raises-exception" in c.metadata.get("tags", []) and not _error(c.outputs)]
     assert not problems, f"{len(problems)} of {len(checked)} checked cells differ from JAX:\n" + \
         "\n".join(problems)
+
+
+def _fake_cell(ref, outputs, compare=None):
+    metadata = {"seed": ref} | ({"compare": compare} if compare else {})
+    return nbformat.from_dict({"cell_type": "code", "source": "", "metadata": metadata,
+                               "outputs": outputs, "execution_count": 1})
+
+
+def test_the_comparison_catches_a_wrong_value():
+    """check_against_seed passes JAX's own output and fails a one-digit change, a missing
+    line, a wrong exception type, and the same numbers in another order."""
+    def stream(text):
+        return {"output_type": "stream", "name": "stdout", "text": text}
+
+    jax_said = _seed_cell("seed_000:58")["stdout"]               # "30.0\n[2. 4. 6. 8.]\n"
+    assert check_against_seed(_fake_cell("seed_000:58", [stream(jax_said)])) is None
+    assert check_against_seed(_fake_cell("seed_000:58", [stream(jax_said.replace("8", "9"))]))
+    assert check_against_seed(_fake_cell("seed_000:58", [stream("30.0\n")]))
+    error = {"output_type": "error", "ename": "TypeError", "evalue": "", "traceback": []}
+    assert check_against_seed(_fake_cell("seed_004:120", [error]))   # JAX: TracerBoolConversion
+    assert check_against_seed(_fake_cell("seed_000:58", [error]))
+    numbers = "key [1832780943 270669613]"
+    assert check_against_seed(_fake_cell("seed_004:441", [stream(numbers)], "numbers"))
+    display = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+               "data": {"text/plain": "Array([11., 20., 29.], dtype=float32)"}}
+    assert check_against_seed(_fake_cell("seed_004:292", [display])) is None
+    display["data"]["text/plain"] = "Array([11., 20., 28.], dtype=float32)"
+    assert check_against_seed(_fake_cell("seed_004:292", [display]))
