@@ -25,9 +25,12 @@ Nothing here is a value edujax printed: every expected value comes from real JAX
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -117,6 +120,26 @@ def check_against_seed(cell) -> str | None:
 _executed: dict[Path, tuple[object, float]] = {}
 
 
+@functools.cache
+def _kernelspec_dir() -> str | None:
+    """A Jupyter data folder whose "python3" kernel is this Python (sys.executable).
+
+    Jupyter looks for kernels in JUPYTER_PATH first, then in the user's own folders, so the
+    notebooks run on the interpreter running the tests, not on a "python3" kernel that
+    the user may have registered for another Python. (The "edujax" kernel is the one
+    scripts/setup installs in the venv.)
+    """
+    if KERNEL_NAME != "python3":
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="edujax-kernels-"))
+    spec = folder / "kernels" / KERNEL_NAME
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (edujax tests)", "language": "python"}))
+    return str(folder)
+
+
 @contextlib.contextmanager
 def _kernel_environment():
     """The environment the kernel starts with: a student's, with this checkout's edujax.
@@ -126,6 +149,8 @@ def _kernel_environment():
     kernel's inline backend, not the Agg backend the seed tests choose.
     """
     changes = {
+        "JUPYTER_PATH": os.pathsep.join(p for p in (_kernelspec_dir(),
+                                                    os.environ.get("JUPYTER_PATH")) if p),
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
         "EDUJAX_BACKEND": None,
         "EDUJAX_TIERED": None,
