@@ -44,10 +44,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = json.loads((ROOT / "tests" / "seeds" / "expected.json").read_text(encoding="utf-8"))
 
-# The Jupyter kernel the notebooks run on. The notebooks' own metadata names the "edujax"
-# kernel; until that kernel (with its preloaded magics) is installed by scripts/setup, the
-# plain IPython kernel of the same Python runs them.
-KERNEL_NAME = "python3"
+# The Jupyter kernel the notebooks run on: the one their metadata names, IPython with edujax's
+# magics (%jaxpr, %jittime), displays and error hints loaded (edujax/kernel/). "python3" (plain
+# IPython) would run every cell but the magics.
+KERNEL_NAME = "edujax"
 CELL_TIMEOUT_S = 120          # per cell; the slowest cell takes a few seconds
 
 COMPARE_MODES = ("text", "numbers", "rounding", "display")
@@ -73,6 +73,8 @@ def _text(outputs) -> str:
         if out.output_type == "stream" and out.name == "stdout":
             parts.append(out.text)
         elif out.output_type in ("execute_result", "display_data"):
+            if 'class="edujax-hint"' in out.data.get("text/html", ""):
+                continue      # the edujax kernel's "what happened / fix" box, not JAX's output
             parts.append(out.data.get("text/plain", ""))
     return "\n".join(parts)
 
@@ -121,22 +123,22 @@ _executed: dict[Path, tuple[object, float]] = {}
 
 
 @functools.cache
-def _kernelspec_dir() -> str | None:
-    """A Jupyter data folder whose "python3" kernel is this Python (sys.executable).
+def _kernelspec_dir() -> str:
+    """A Jupyter data folder holding the KERNEL_NAME kernel for this Python (sys.executable).
 
     Jupyter looks for kernels in JUPYTER_PATH first, then in the user's own folders, so the
-    notebooks run on the interpreter running the tests, not on a "python3" kernel that
-    the user may have registered for another Python. (The "edujax" kernel is the one
-    scripts/setup installs in the venv.)
+    notebooks run on the interpreter running the tests, not on a kernel of the same name
+    that the user may have registered for another Python or another checkout.
     """
-    if KERNEL_NAME != "python3":
-        return None
+    if KERNEL_NAME == "edujax":
+        from edujax.kernel.install import kernel_json
+        spec = kernel_json(sys.executable)
+    else:
+        spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Python 3", "language": "python"}
     folder = Path(tempfile.mkdtemp(prefix="edujax-kernels-"))
-    spec = folder / "kernels" / KERNEL_NAME
-    spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Python 3 (edujax tests)", "language": "python"}))
+    (folder / "kernels" / KERNEL_NAME).mkdir(parents=True)
+    (folder / "kernels" / KERNEL_NAME / "kernel.json").write_text(json.dumps(spec))
     return str(folder)
 
 
