@@ -42,6 +42,7 @@ def test_repo2docker_writes_a_dockerfile_from_binder():
         assert f"--no-install-recommends {package}" in dockerfile
     assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in dockerfile
     assert "RUN ./binder/postBuild" in dockerfile
+    assert 'ENV R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in dockerfile   # run at every start
     # repo2docker runs postBuild from the repository root, where its relative paths point.
     assert dockerfile.index("WORKDIR ${REPO_DIR}") < dockerfile.index("RUN ./binder/postBuild")
 
@@ -86,3 +87,18 @@ def test_the_postbuild_install_resolves(tmp_path):
     for needed in ("edujax", "numpy", "numba", "jupyterlab", "ipykernel", "jupytext",
                    "matplotlib", "nbclient"):
         assert needed in names, f"{needed} is not in what postBuild would install"
+
+
+def test_start_points_the_kernels_at_the_prewarmed_cache(tmp_path):
+    """binder/start (run before Jupyter at every container start) and postBuild's pre-warm use
+    the same Numba cache folder, inside the repository, not under the home folder a
+    JupyterHub replaces with the student's volume."""
+    env = {k: v for k, v in os.environ.items() if k != "EDUJAX_CACHE_DIR"}
+    env |= {"REPO_DIR": str(tmp_path), "HOME": "/nonexistent-home"}
+    run = subprocess.run([str(BINDER / "start"), "sh", "-c", 'echo "$EDUJAX_CACHE_DIR"'],
+                         capture_output=True, text=True, env=env, timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(tmp_path / ".edujax_cache")
+    postbuild = (BINDER / "postBuild").read_text()
+    assert 'EDUJAX_CACHE_DIR="${EDUJAX_CACHE_DIR:-${REPO_DIR:-$PWD}/.edujax_cache}"' in postbuild
+    assert postbuild.index("EDUJAX_CACHE_DIR") < postbuild.index("run_notebooks.py --prewarm")
