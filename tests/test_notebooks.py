@@ -270,3 +270,24 @@ def test_the_comparison_catches_a_wrong_value():
     assert check_against_seed(_fake_cell("seed_004:292", [display])) is None
     display["data"]["text/plain"] = "Array([11., 20., 28.], dtype=float32)"
     assert check_against_seed(_fake_cell("seed_004:292", [display]))
+
+
+# What the tutorials must go on checking against real JAX, by kind (seed cells, see above).
+MUST_CHECK = {
+    "PRNG keys and draws": ["seed_001:53", "seed_004:424", "seed_004:441"],
+    "gradients": ["seed_000:58", "seed_000:80", "seed_000:92", "seed_001:162", "seed_001:178",
+                  "seed_001:195", "seed_002:118", "seed_002:149"],
+    "jaxprs": ["seed_004:14", "seed_004:36", "seed_004:58", "seed_004:75"],
+    "error types": ["seed_002:130", "seed_002:183", "seed_004:120", "seed_004:135"],
+    "jit, vmap, pytrees": ["seed_003:76", "seed_003:109", "seed_004:160", "seed_004:182",
+                           "seed_004:199", "seed_004:292", "seed_004:346", "seed_004:358",
+                           "seed_004:512"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tutorials_check_what_the_seeds_print(lang):
+    checked = {c.metadata["seed"] for p in PATHS if p.parent.name == lang
+               for c in jupytext.read(p).cells if "seed" in c.metadata}
+    missing = {kind: sorted(set(refs) - checked) for kind, refs in MUST_CHECK.items()}
+    assert not any(missing.values()), f"no {lang} notebook checks {missing}"
