@@ -51,7 +51,7 @@ def run(path: Path, kernel: str, timeout: int) -> tuple[float, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path,
-                        help="notebook sources (.md); default: notebooks/*/*.md")
+                        help="notebook sources (.md); default: all of notebooks/")
     parser.add_argument("--prewarm", action="store_true",
                         help="compile every jit synchronously, to fill the Numba disk cache")
     parser.add_argument("--kernel", default=None,
@@ -59,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
     args = parser.parse_args(argv)
 
-    paths = args.paths or sorted(p for p in (ROOT / "notebooks").glob("*/*.md")
+    notebooks = ROOT / "notebooks"
+    paths = args.paths or sorted(p for p in [*notebooks.glob("*/*.md"),
+                                             *notebooks.glob("inside/*/*.md")]
                                  if p.name != "README.md")
     kernel = args.kernel or ("edujax" if "edujax" in find_kernel_specs() else "python3")
     if args.prewarm:
