@@ -301,3 +301,12 @@ def test_the_tutorials_check_what_the_seeds_print(lang):
                for c in jupytext.read(p).cells if "seed" in c.metadata}
     missing = {kind: sorted(set(refs) - checked) for kind, refs in MUST_CHECK.items()}
     assert not any(missing.values()), f"no {lang} notebook checks {missing}"
+
+
+def test_the_kernels_hints_point_to_existing_tutorials():
+    """The edujax kernel's error boxes name the tutorial that explains the error."""
+    hints = pytest.importorskip("edujax.kernel.hints")
+    paths = {value for name, value in vars(hints).items() if name.endswith("_TUTORIAL")}
+    assert paths
+    for path in paths:
+        assert (ROOT / path).is_file(), f"edujax/kernel/hints.py points to {path}, which is missing"
