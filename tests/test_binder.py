@@ -76,11 +76,18 @@ def _pypi_reachable() -> bool:
 def test_the_postbuild_install_resolves(tmp_path):
     """pip resolves edujax[notebooks] from scratch (as in the fresh Binder image), and the
     resolution holds what the tutorials need."""
+    # The resolution depends only on pyproject.toml: resolve a copy of it, so that building
+    # the project's metadata leaves nothing (an edujax.egg-info) in the checkout.
+    project = tmp_path / "project"
+    (project / "edujax").mkdir(parents=True)
+    (project / "edujax" / "__init__.py").write_text("")
+    for name in ("pyproject.toml", "README.md"):
+        (project / name).write_bytes((ROOT / name).read_bytes())
     report = tmp_path / "report.json"
     run = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
          "--report", str(report), "-e", ".[notebooks]"],
-        capture_output=True, text=True, cwd=ROOT, timeout=600)
+        capture_output=True, text=True, cwd=project, timeout=600)
     assert run.returncode == 0, run.stderr
     names = {item["metadata"]["name"].lower().replace("_", "-")
              for item in json.loads(report.read_text())["install"]}
