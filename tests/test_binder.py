@@ -30,7 +30,6 @@ def _postbuild_commands() -> list[list[str]]:
 
 
 def test_repo2docker_writes_a_dockerfile_from_binder():
-    pytest.importorskip("repo2docker", reason="jupyter-repo2docker is in the dev extra")
     run = subprocess.run(
         [sys.executable, "-m", "repo2docker", "--no-build", "--no-run", "--debug",
          "--user-id", "1000", "--user-name", "jovyan", str(ROOT)],

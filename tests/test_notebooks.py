@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import json
 import os
 import re
@@ -36,11 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import jupytext
+import nbclient
+import nbformat
 import pytest
-
-nbclient = pytest.importorskip("nbclient")
-jupytext = pytest.importorskip("jupytext")
-nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -305,8 +305,10 @@ def test_the_tutorials_check_what_the_seeds_print(lang):
 
 def test_the_kernels_hints_point_to_existing_tutorials():
     """The edujax kernel's error boxes name the tutorial that explains the error."""
-    hints = pytest.importorskip("edujax.kernel.hints")
+    hints = importlib.import_module("edujax.kernel.hints")
     paths = {value for name, value in vars(hints).items() if name.endswith("_TUTORIAL")}
     assert paths
     for path in paths:
         assert (ROOT / path).is_file(), f"edujax/kernel/hints.py points to {path}, which is missing"
+        korean = path.replace("/en/", "/ko/")
+        assert (ROOT / korean).is_file(), f"edujax/kernel/hints.py points to {korean}, missing"
