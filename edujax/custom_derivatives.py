@@ -18,11 +18,10 @@ from typing import Any, Callable, Sequence
 
 from edujax import core
 from edujax.api import shaped_abstractify
-from edujax.backends.reference import run_jaxpr
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import tree_flatten, tree_unflatten
 

@@ -50,12 +50,12 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import array, core, dtypes, lax
 from edujax.array import ArrayImpl
-from edujax.backends.reference import run_jaxpr
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import run_jaxpr
 from edujax.lax.registry import broadcasting_shape_rule
 
 uint32 = np.dtype(np.uint32)
@@ -130,6 +130,9 @@ class PRNGKeyArray(ArrayImpl):
         return ~(self == other)
 
     __hash__ = None
+
+
+array.repr_rules["V"] = PRNGKeyArray.__repr__  # plain Arrays of keys (from jit, vmap) too
 
 
 def as_key_array(x: Any) -> Any:

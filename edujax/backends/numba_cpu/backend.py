@@ -23,9 +23,9 @@ from edujax.backends.numba_cpu.fusion import partition
 from edujax.backends.numba_cpu.inline import flatten
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.numba_cpu.tiering import TieredExecutable, tiered_enabled
-from edujax.backends.reference import ReferenceExecutable, to_numpy
+from edujax.backends.reference import ReferenceExecutable
 from edujax.core import ShapedArray
-from edujax.jaxpr import ClosedJaxpr
+from edujax.jaxpr import ClosedJaxpr, to_numpy
 
 CODEGEN_VERSION = 1  # bump when the generated code would mean something else with the same text
 
