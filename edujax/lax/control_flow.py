@@ -65,10 +65,11 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, jaxpr_as_fun
-from edujax.lax import (add, broadcast_in_dim, clamp, convert_element_type, eq, lt, reduce_or,
-                        select_n, stop_gradient)
-from edujax.lax.elementwise import convert_element_type_p
-from edujax.lax.shape import broadcast_in_dim_p
+from edujax.lax.base import (broadcast_in_dim, broadcast_in_dim_p, convert_element_type,
+                             convert_element_type_p)
+from edujax.lax.elementwise import add, clamp, eq, lt, select_n
+from edujax.lax.reductions import reduce_or
+from edujax.lax.special import stop_gradient
 from edujax.tree_util import (PyTreeDef, equality_errors, keystr, tree_flatten, tree_map,
                               tree_flatten_with_path, tree_unflatten, treedef_children,
                               treedef_is_leaf)

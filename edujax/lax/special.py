@@ -7,10 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import core
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive
+from edujax.lax.elementwise import exp, mul, square
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
+from edujax.tree_util import tree_map
 
 stop_gradient_p = Primitive("stop_gradient")
 core.abstract_eval_rules[stop_gradient_p] = lambda x: x
@@ -32,8 +34,6 @@ def stop_gradient(x: Any) -> Any:
 
     Integer and bool values carry no gradient anyway, so they are returned as is.
     """
-    from edujax.tree_util import tree_map
-
     def stop(leaf):
         if core.get_aval(leaf).dtype.kind not in "fc":
             return leaf
@@ -262,9 +262,9 @@ def _erf_inv_impl(x: np.ndarray, **params: Any) -> np.ndarray:
 erf_inv_p = Primitive("erf_inv")
 core.abstract_eval_rules[erf_inv_p] = partial(naryop_abstract_eval, "erf_inv", accepted(FLOATING))
 core.impl_rules[erf_inv_p] = _erf_inv_impl
-ad.defjvp2(erf_inv_p, lambda g, ans, x: lax.mul(
+ad.defjvp2(erf_inv_p, lambda g, ans, x: mul(
     np.asarray(np.sqrt(np.pi) / 2, dtype=core.get_aval(x).dtype)[()],
-    lax.mul(g, lax.exp(lax.square(ans)))))
+    mul(g, exp(square(ans)))))
 batching.defvectorized(erf_inv_p)
 
 
