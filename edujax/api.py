@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, devices, dtypes
 from edujax.array import Array
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
@@ -139,21 +139,19 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
             weak = type(leaf) in dtypes.python_scalar_types and type(leaf) is not bool
             value = value.astype(dtypes.canonicalize_dtype(value.dtype))
         if on_gpu:
-            from edujax.backends.numba_cuda.array import device_put_gpu
-            return device_put_gpu(value, weak)
+            return devices.gpu_platform["put"](value, weak)
         return Array(value, weak)
     return tree_map(put, x)
 
 
 def _wants_gpu(device: Any) -> bool:
     """Is ``device`` (a Device, a platform name, or None for the default) a GPU?"""
-    from edujax.devices import GPU_NAMES, default_backend, gpu_devices
     if device is None:
-        platform = default_backend()
+        platform = devices.default_backend()
     else:
         platform = device if isinstance(device, str) else getattr(device, "platform", "cpu")
-    if platform in GPU_NAMES:
-        gpu_devices()  # a clear error without numba-cuda or a GPU
+    if platform in devices.GPU_NAMES:
+        devices.gpu_devices()  # a clear error without numba-cuda or a GPU
         return True
     return False
 

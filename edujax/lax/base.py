@@ -273,7 +273,7 @@ def broadcast_to_rank(x, rank: int):
 def expand_dims(array, dimensions: Sequence[int]):
     """Insert size-1 dimensions at ``dimensions`` (positions in the output)."""
     if len(set(dimensions)) != len(dimensions):
-        raise ValueError(f"repeated axis in expand_dims: {tuple(dimensions)}")
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
     if not len(dimensions):
         return array
     ndim_out = np.ndim(array) + len(dimensions)
@@ -282,7 +282,7 @@ def expand_dims(array, dimensions: Sequence[int]):
             raise ValueError(f"axis {d} is out of bounds for array of dimension {ndim_out}")
     dims = sorted(d % ndim_out for d in dimensions)
     if len(set(dims)) != len(dims):
-        raise ValueError(f"repeated axis in expand_dims: {dims}")
+        raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
     shape = list(np.shape(array))
     for d in dims:
         shape.insert(d, 1)

@@ -66,13 +66,15 @@ from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, 
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, jaxpr_as_fun
 from edujax.lax.base import (broadcast_in_dim, broadcast_in_dim_p, convert_element_type,
-                             convert_element_type_p)
+                             convert_element_type_p, reshape)
 from edujax.lax.elementwise import add, clamp, eq, lt, select_n
 from edujax.lax.reductions import reduce_or
+from edujax.lax.shape import concatenate
 from edujax.lax.special import stop_gradient
 from edujax.tree_util import (PyTreeDef, equality_errors, keystr, tree_flatten, tree_map,
                               tree_flatten_with_path, tree_unflatten, treedef_children,
                               treedef_is_leaf)
+from edujax.vmap import vmap
 
 Carry = TypeVar("Carry")
 X = TypeVar("X")
@@ -1639,20 +1641,18 @@ def map(f: Callable[[X], Y], xs: X, *, batch_size: int | None = None) -> Y:  # n
 def _batched_map(f: Callable, xs: Any, batch_size: int) -> Any:
     """Scan over batches of ``batch_size`` examples, each batch computed with vmap;
     the examples left over at the end get one more vmap call."""
-    from edujax import numpy as jnp
-    from edujax.vmap import vmap
     leaves, treedef = tree_flatten(xs)
     n = leaves[0].shape[0]
     full, rest = divmod(n, batch_size)
     outs = []
     if full:
         batches = tree_unflatten(treedef, [
-            jnp.reshape(x[:full * batch_size], (full, batch_size, *x.shape[1:]))
+            reshape(x[:full * batch_size], (full, batch_size, *x.shape[1:]))
             for x in leaves])
         _, ys = scan(lambda _, b: ((), vmap(f)(b)), (), batches)
-        outs.append(tree_map(lambda y: jnp.reshape(y, (-1, *y.shape[2:])), ys))
+        outs.append(tree_map(lambda y: reshape(y, (y.shape[0] * y.shape[1], *y.shape[2:])), ys))
     if rest:
         outs.append(vmap(f)(tree_unflatten(treedef, [x[full * batch_size:] for x in leaves])))
     if len(outs) == 1:
         return outs[0]
-    return tree_map(lambda a, b: jnp.concatenate([a, b]), *outs)
+    return tree_map(lambda a, b: concatenate([a, b], 0), *outs)

@@ -48,7 +48,7 @@ def _dot_general_dtype(lhs: ShapedArray, rhs: ShapedArray, preferred) -> np.dtyp
     """
     lhs_rank, rhs_rank = _type_rank(lhs.dtype), _type_rank(rhs.dtype)
     if lhs_rank == rhs_rank and lhs.dtype != rhs.dtype:
-        raise TypeError(f"dot_general argument type error: {lhs.dtype}, {rhs.dtype}")
+        raise TypeError(f"lax.dot_general argument type error: {lhs.dtype}, {rhs.dtype}")
     dtype = lhs.dtype if lhs_rank >= rhs_rank else rhs.dtype
     if preferred is None or np.dtype(preferred) == dtype:
         return dtype

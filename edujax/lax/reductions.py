@@ -23,6 +23,7 @@ from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axe
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
 from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
 ANY = accepted(INTEGER, FLOATING, COMPLEX, BOOL)
@@ -251,13 +252,8 @@ for _p, _combine, _identity in [
         (cumprod_p, lambda a, b: mul(a, b), lambda d: 1),
         (cummax_p, lambda a, b: max(a, b), _lowest_value),
         (cummin_p, lambda a, b: min(a, b), _highest_value),
-        (cumlogsumexp_p, lambda a, b: _logaddexp(a, b), _lowest_value)]:
+        (cumlogsumexp_p, lambda a, b: logaddexp(a, b), _lowest_value)]:
     ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
-
-
-def _logaddexp(a, b):
-    from edujax.numpy.ufuncs import logaddexp
-    return logaddexp(a, b)
 
 
 # ---------------------------------------------------------------- the lax functions

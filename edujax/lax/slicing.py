@@ -21,6 +21,7 @@ from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import eval_jaxpr
 from edujax.lax.base import broadcast_in_dim_p, full, reshape
 from edujax.lax.elementwise import add, add_p, div, eq, max_p, min_p, mul, mul_p, neg, select, sub_p
 from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
@@ -557,7 +558,7 @@ def _scatter_dtype_rule(operand: ShapedArray, indices: ShapedArray, updates: Sha
                         **params) -> np.dtype:
     _check_integer_indices(indices)
     if operand.dtype != updates.dtype:
-        raise TypeError("scatter requires arguments to have the same dtypes, got "
+        raise TypeError("lax.scatter requires arguments to have the same dtypes, got "
                         f"{operand.dtype}, {updates.dtype}.")
     return operand.dtype
 
@@ -611,7 +612,6 @@ def _set(out: np.ndarray, coords: tuple, updates: np.ndarray) -> None:
 def _apply_update_jaxpr(update_jaxpr, consts, out: np.ndarray, coords: tuple,
                         updates: np.ndarray) -> None:
     """Combine with a jaxpr, one window at a time, so a repeated index applies it repeatedly."""
-    from edujax.jaxpr import eval_jaxpr
     with core.set_current_trace(core.eval_trace):
         for w in range(updates.shape[0]):
             where = tuple(c[w] for c in coords)

@@ -10,7 +10,9 @@ import numpy as np
 from edujax import core
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive
-from edujax.lax.elementwise import exp, mul, square
+from edujax.custom_derivatives import custom_jvp
+from edujax.lax.elementwise import (abs, add, exp, log1p, max, mul, ne, neg, select, square,
+                                    sub)
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
 from edujax.tree_util import tree_map
 
@@ -271,3 +273,25 @@ batching.defvectorized(erf_inv_p)
 def erf_inv(x: Any) -> Any:
     """The inverse error function, elementwise: ``erf(erf_inv(x)) == x`` for x in (-1, 1)."""
     return erf_inv_p.bind(x)
+
+
+# ---------------------------------------------------------------- logaddexp
+# ``log(exp(x1) + exp(x2))`` on operands of one dtype, with a custom JVP: jnp.logaddexp promotes
+# its arguments and calls it, and cumlogsumexp's JVP (reductions.py) combines with it.
+def _logaddexp_primal(x1: Any, x2: Any) -> Any:
+    amax = max(x1, x2)
+    delta = sub(x1, x2)
+    return select(ne(delta, delta), add(x1, x2),  # NaN in, NaN out
+                      add(amax, log1p(exp(neg(abs(delta))))))
+
+
+def _logaddexp_jvp(primals, tangents):
+    """The derivative as softmax weights, smooth even where x1 == x2 (JAX's rule too)."""
+    (x1, x2), (t1, t2) = primals, tangents
+    out = logaddexp(x1, x2)
+    return out, add(mul(t1, exp(sub(x1, out))),
+                        mul(t2, exp(sub(x2, out))))
+
+
+logaddexp = custom_jvp(_logaddexp_primal)
+logaddexp.defjvp(_logaddexp_jvp)

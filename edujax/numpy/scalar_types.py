@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from edujax.numpy.creation import asarray
+
 
 class _ScalarMeta(type):
     """The type of ``jnp.float32`` & co. Comparing and hashing go through NumPy's scalar
@@ -17,7 +19,6 @@ class _ScalarMeta(type):
     dtype: np.dtype
 
     def __call__(cls, x: Any) -> Any:
-        from edujax.numpy.creation import asarray
         return asarray(x, dtype=cls.dtype)
 
     def __eq__(cls, other: Any) -> bool:
