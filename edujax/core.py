@@ -41,7 +41,7 @@ def get_aval(x: Any) -> ShapedArray:
         return aval
     t = type(x)
     if t in dtypes.python_scalar_types:
-        return ShapedArray((), dtypes.default_dtype(t), weak_type=t is not bool)
+        return ShapedArray.fast((), dtypes.default_dtype(t), t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype))
     raise TypeError(f"Value {x!r} of type {t} is not a valid JAX type")

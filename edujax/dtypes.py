@@ -56,7 +56,11 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
 
 def default_dtype(kind: type) -> np.dtype:
     """The dtype a Python scalar of type ``kind`` becomes (int -> int32 without x64)."""
-    return canonicalize_dtype({bool: bool_, int: int64, float: float64, complex: complex128}[kind])
+    return (_WIDE_DEFAULTS if x64_enabled() else _NARROW_DEFAULTS)[kind]
+
+
+_WIDE_DEFAULTS = {bool: bool_, int: int64, float: float64, complex: complex128}
+_NARROW_DEFAULTS = {t: _NARROW.get(d, d) for t, d in _WIDE_DEFAULTS.items()}
 
 
 def float_dtype() -> np.dtype:

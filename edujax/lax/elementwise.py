@@ -395,10 +395,21 @@ def _compare_dtype_rule(name: str, kinds, x: ShapedArray, y: ShapedArray) -> np.
     return dtypes.bool_
 
 
+def _compare_abstract_eval(name: str, kinds, x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    """The fast lines of ``naryop_abstract_eval`` (one dtype; one shape, or a scalar), else
+    the full rules with their error messages."""
+    if x.dtype == y.dtype and x.dtype.kind in kinds and (
+            x.shape == y.shape or not x.shape or not y.shape):
+        return ShapedArray.fast(x.shape or y.shape, dtypes.bool_, x.weak_type and y.weak_type)
+    return ShapedArray(broadcasting_shape_rule(name, x, y), _compare_dtype_rule(name, kinds, x, y),
+                       x.weak_type and y.weak_type)
+
+
 def comparison(name: str, np_fn, kinds=ANY) -> Primitive:
-    return standard_primitive(name, partial(broadcasting_shape_rule, name),
-                              partial(_compare_dtype_rule, name, kinds),
-                              lambda x, y: np_fn(x, y))
+    prim = Primitive(name)
+    core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
+    core.impl_rules[prim] = lambda x, y: np_fn(x, y)
+    return prim
 
 
 eq_p = comparison("eq", np.equal)

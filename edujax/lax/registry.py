@@ -35,9 +35,9 @@ def _standard_abstract_eval(shape_rule, dtype_rule, weak_type_rule, *avals, **pa
 def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -> ShapedArray:
     """The abstract rule of an elementwise primitive, shape + dtype + weak type at once.
 
-    Operands of one shape and one accepted dtype are the common case and take the
-    first line; anything else goes through the full rules, which broadcast size-1
-    dimensions and raise JAX's errors.
+    Operands of one accepted dtype and one shape (or a rank-0 scalar beside an array,
+    as in ``x * 2.0``) are the common case and take the first lines; anything else goes
+    through the full rules, which broadcast size-1 dimensions and raise JAX's errors.
     """
     first = avals[0]
     shape, dtype = first.shape, first.dtype
@@ -45,8 +45,10 @@ def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -
         if len(avals) == 1:
             return ShapedArray.fast(shape, dtype, first.weak_type)
         second = avals[1]
-        if len(avals) == 2 and second.shape == shape and second.dtype == dtype:
-            return ShapedArray.fast(shape, dtype, first.weak_type and second.weak_type)
+        if len(avals) == 2 and second.dtype == dtype:
+            if second.shape == shape or not second.shape or not shape:
+                return ShapedArray.fast(shape or second.shape, dtype,
+                                        first.weak_type and second.weak_type)
     return ShapedArray(broadcasting_shape_rule(name, *avals),
                        checked_dtype_rule(name, kinds, *avals),
                        standard_weak_type_rule(*avals))
