@@ -238,4 +238,3 @@ class Tracer:
     def __repr__(self) -> str:
         weak = "~" if self.aval.weak_type else ""
         return f"{type(self).__name__}({weak}{self.aval.str_short()})"
-

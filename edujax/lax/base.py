@@ -29,6 +29,7 @@ from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_
                                  standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
 
+
 # ---------------------------------------------------------------- convert_element_type
 def _float_to_int(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
     """XLA's float -> int cast: truncate toward zero, saturate at the int's range, NaN -> 0."""
@@ -84,8 +85,7 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding):
 ad.defjvp2(convert_element_type_p, _convert_jvp)
 ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
-
-
+batching.defvectorized(convert_element_type_p)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
@@ -182,14 +182,11 @@ batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
                      permutation=(0, *(p + 1 for p in permutation))), 0)
 
 
-
-
 # ---------------------------------------------------------------- reduce_sum
 reduce_sum_p = reduction("reduce_sum", np.sum, accepted(NUMBER))  # params: axes, out_sharding
 ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
     broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
 axes_batch(reduce_sum_p)
-batching.defvectorized(convert_element_type_p)
 
 
 # ---------------------------------------------------------------- the lax functions

@@ -510,7 +510,6 @@ ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
                                       mul(g, exp(neg(square(x))))))
 
 
-
 # ---------------------------------------------------------------- helpers of the AD rules
 def _const(x: Any, value: Any) -> Any:
     """A NumPy scalar of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``."""

@@ -160,8 +160,6 @@ core.abstract_eval_rules[sort_p] = _sort_abstract_eval
 core.impl_rules[sort_p] = _sort_impl
 
 
-
-
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
     tangent with it (a gather is linear, so reverse mode can transpose it)."""

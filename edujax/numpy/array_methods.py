@@ -144,4 +144,3 @@ def attach(cls: type) -> None:
 
 attach(Array)
 attach(core.Tracer)
-

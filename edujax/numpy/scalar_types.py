@@ -48,4 +48,3 @@ float16, float32, float64 = (_scalar_type(f"float{b}", f"float{b}") for b in (16
 complex64, complex128 = _scalar_type("complex64", np.complex64), \
     _scalar_type("complex128", np.complex128)
 int_, float_, complex_ = int64, float64, complex128
-

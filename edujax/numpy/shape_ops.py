@@ -1,4 +1,4 @@
-"""Rearranging arrays: reshape, transpose, stack, split, tile, flip, roll, triu...
+"""Rearranging arrays: reshape, transpose, stack, split, tile, flip, roll, repeat...
 
 None of these compute new numbers; each becomes a few lax shape primitives
 (reshape, transpose, broadcast_in_dim, concatenate, stack, tile, slice, split, rev).
@@ -438,4 +438,3 @@ def shape(a: Any) -> tuple[int, ...]:
 
 def size(a: Any, axis: int | None = None) -> int:
     return int(np.size(a)) if axis is None else np.shape(a)[axis]
-

@@ -7,6 +7,9 @@
 2. ``promote_dtypes``: convert every argument to the lattice's result dtype.
 3. ``promote_shapes``: NumPy rank promotion, done with ``broadcast_in_dim``;
    lax itself then stretches size-1 dimensions.
+
+It also holds the shape helpers every other module of jax.numpy needs (``canonicalize_shape``,
+``broadcast_to``): this module is the bottom of ``edujax/numpy``, and imports none of the others.
 """
 from __future__ import annotations
 

@@ -44,4 +44,3 @@ def make_backend():
     # most of a second, which ``import edujax`` should not pay.
     from edujax.backends.numba_cpu.backend import NumbaBackend
     return NumbaBackend()
-
