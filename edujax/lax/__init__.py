@@ -10,7 +10,7 @@ Each family of primitives is a module, and each module ends with its lax functio
 this order, every import running downward: ``registry`` (the registrars), ``base`` (casts,
 broadcasts, reshapes, transposes, sums: what every other family's rules are written with),
 ``elementwise``, ``shape``, ``reductions``, ``dot``, ``special``, ``slicing`` (gather and
-scatter), ``dynamic_slice``, ``parallel`` (collectives) and ``control_flow/``. This file only
+scatter), ``dynamic_slicing``, ``parallel`` (collectives) and ``control_flow/``. This file only
 gathers their public names.
 """
 from __future__ import annotations
@@ -45,10 +45,11 @@ from edujax.lax.reductions import (argmax, argmin, cumlogsumexp, cummax, cummin,
                                    cumlogsumexp_p, cummax_p, cummin_p, cumprod_p, cumsum_p,
                                    reduce_and_p, reduce_max_p, reduce_min_p, reduce_or_p,
                                    reduce_prod_p, reduce_xor_p, sort_p)
-from edujax.lax.dot import (dot, dot_general, dot_general_p)
-from edujax.lax.dynamic_slice import (dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim,
-                                      dynamic_update_slice, dynamic_update_slice_in_dim,
-                                      dynamic_slice_p, dynamic_update_slice_p)
-from edujax.lax.special import (erf_inv, stop_gradient, erf_inv_p, stop_gradient_p)
-from edujax.lax.control_flow import (cond, fori_loop, map, scan, switch, while_loop)
+from edujax.lax.dot import dot, dot_general, dot_general_p
+from edujax.lax.dynamic_slicing import (dynamic_index_in_dim, dynamic_slice,
+                                        dynamic_slice_in_dim, dynamic_update_slice,
+                                        dynamic_update_slice_in_dim, dynamic_slice_p,
+                                        dynamic_update_slice_p)
+from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_p
+from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
