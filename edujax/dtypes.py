@@ -41,7 +41,20 @@ class TypePromotionError(ValueError):
 
 
 def x64_enabled() -> bool:
-    return bool(config.read("jax_enable_x64"))
+    return _x64[0]
+
+
+# The x64 flag is read several times per operation, so it is kept here, refreshed by a config
+# listener whenever it changes (config.update is the only way it can).
+_x64 = [bool(config.read("jax_enable_x64"))]
+
+
+def _refresh_x64(name: str, value: Any) -> None:
+    if name == "jax_enable_x64":
+        _x64[0] = bool(value)
+
+
+config.on_update(_refresh_x64)
 
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:

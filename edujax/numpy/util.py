@@ -104,6 +104,8 @@ def promote_dtypes_numeric(*args: Any) -> list:
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     """NumPy's broadcasting of shapes, with JAX's error message."""
+    if shapes and all(s == shapes[0] for s in shapes[1:]):
+        return tuple(shapes[0])  # the common case: nothing to broadcast
     ndim = max((len(s) for s in shapes), default=0)
     out = []
     for dims in zip(*((1,) * (ndim - len(s)) + tuple(s) for s in shapes)):
