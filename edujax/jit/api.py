@@ -78,15 +78,27 @@ def _leaf_key(x: Any) -> tuple:
 
 
 def _flat_key(args: tuple) -> tuple | None:
-    """(shape, dtype, weak) of each argument when all are Arrays, plus backend and x64."""
-    key = []
+    """Backend and x64, then (shape, dtype, weak) of each argument when all are Arrays."""
+    key = [_mode]
     for a in args:
         if type(a) is not Array:
             return None
         v = a._value
         key.append((v.shape, v.dtype, a._weak_type))
-    key.append((config.read("edujax_backend"), dtypes.x64_enabled()))
     return tuple(key)
+
+
+# (backend, x64) is part of every call's key. It changes only through config.update, so it is
+# kept here and refreshed by a config listener instead of being read twice on every call.
+_mode = (config.read("edujax_backend"), dtypes.x64_enabled())
+
+
+def _refresh_mode(name: str, value: Any) -> None:
+    global _mode
+    _mode = (config.read("edujax_backend"), dtypes.x64_enabled())
+
+
+config.on_update(_refresh_mode)
 
 
 def _leaf_value(x: Any) -> np.ndarray:

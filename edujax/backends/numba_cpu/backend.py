@@ -26,9 +26,9 @@ from edujax.backends.numba_cpu.inline import flatten
 from edujax.backends.numba_cpu.interrupts import interrupt_in_chain, watch_interrupts
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.numba_cpu.tiering import TieredExecutable, tiered_enabled
-from edujax.backends.reference import ReferenceExecutable, to_numpy
+from edujax.backends.reference import ReferenceExecutable
 from edujax.core import ShapedArray
-from edujax.jaxpr import ClosedJaxpr
+from edujax.jaxpr import ClosedJaxpr, to_numpy
 
 CODEGEN_VERSION = 1  # bump when the generated code would mean something else with the same text
 
@@ -121,6 +121,11 @@ class NumbaProgram:
                     kernel.compile(signature)
                 kernel.disable_compile()  # other argument types: an error, not a slow compile
         self._run = module.run
+        # ``run`` with its first two arguments bound: what a tiered executable calls once the
+        # compile is done, one Python call fewer per jitted call than going through __call__.
+        # Programs with compiled loops go through __call__, which watches for Ctrl-C.
+        self.call = (self.__call__ if self._long_running
+                     else functools.partial(module.run, self.consts, self.calls))
 
     def __call__(self, *args: np.ndarray) -> list:
         if self._long_running:
@@ -179,7 +184,8 @@ class NumbaBackend:
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
         if tiered_enabled():
-            return TieredExecutable(ReferenceExecutable(closed), program.load, program.as_text,
+            return TieredExecutable(ReferenceExecutable(closed), lambda: program.load().call,
+                                    program.as_text,
                                     lambda e: _fallback_warning(closed, e))
         try:
             return program.load()
