@@ -5,7 +5,7 @@ import { h, frame } from "./util.js";
 const COLUMNS = ["signature", "statics", "backend", "tier", "hits", "trace", "compile"];
 
 function ms(x) {
-  return x >= 0.1 || x === 0 ? `${x.toFixed(1)} ms` : `${Math.round(x * 1000)} µs`;
+  return x >= 0.1 || x === 0 ? `${x.toFixed(1)} ms` : `${Math.round(x * 1000)} μs`;
 }
 
 function draw(box, state, previous) {

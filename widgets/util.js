@@ -16,10 +16,10 @@ export function frame(el, kind) {
   return box;
 }
 
-/** 211 µs: IPython's %timeit number format, as timing.py's format_time writes it. */
+/** 211 μs: IPython's %timeit number format, as timing.py's format_time writes it. */
 export function formatTime(seconds) {
   if (seconds <= 0) return "0 ns";
-  const units = ["s", "ms", "µs", "ns"];
+  const units = ["s", "ms", "μs", "ns"];
   const order = Math.min(-Math.floor(Math.floor(Math.log10(seconds)) / 3), 3);
   const value = seconds * Math.pow(1000, order);
   return `${Number(value.toPrecision(3))} ${units[order]}`;

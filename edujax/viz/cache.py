@@ -64,7 +64,7 @@ def cache_state(jitted: Any) -> dict:
 
 
 def _ms(x: float) -> str:
-    return f"{x:.1f} ms" if x >= 0.1 or x == 0 else f"{x * 1e3:.0f} µs"
+    return f"{x:.1f} ms" if x >= 0.1 or x == 0 else f"{x * 1e3:.0f} μs"
 
 
 class CacheView(View):

@@ -30,11 +30,18 @@ COLORS = {"eager": "#6b7280", "jit first call": "#f59e0b", "jit steady state": "
 
 
 def format_time(seconds: float, precision: int = 3) -> str:
-    """``211 µs``: IPython's ``%timeit`` number format (IPython's ``_format_time``)."""
-    if seconds >= 60.0:
-        minutes, s = divmod(seconds, 60.0)
-        return f"{int(minutes)}min {s:.{precision}g} s"
-    units, scale = ["s", "ms", "µs", "ns"], [1.0, 1e3, 1e6, 1e9]
+    """``211 μs``: IPython's ``%timeit`` number format (IPython's ``_format_time``)."""
+    if seconds >= 60.0:  # a minute or more: "1min 15s", "2h 5min 3s"
+        parts, left = [], seconds
+        for suffix, length in (("d", 86400), ("h", 3600), ("min", 60), ("s", 1)):
+            value = int(left / length)
+            if value > 0:
+                left %= length
+                parts.append(f"{value}{suffix}")
+            if left < 1:
+                break
+        return " ".join(parts)
+    units, scale = ["s", "ms", "μs", "ns"], [1.0, 1e3, 1e6, 1e9]
     order = min(-int(math.floor(math.log10(seconds)) // 3), 3) if seconds > 0.0 else 3
     return f"{seconds * scale[order]:.{precision}g} {units[order]}"
 
@@ -125,7 +132,7 @@ def bars_svg(bars: list[Bar]) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="edujax-chart" width="{WIDTH}" '
              f'height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Helvetica" '
              'font-size="12">']
-    for k in range(lo, hi + 1):  # one grid line per decade: 1 µs, 10 µs, ...
+    for k in range(lo, hi + 1):  # one grid line per decade: 1 μs, 10 μs, ...
         x = x_of(10.0 ** k)
         parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 30}" '
                      'stroke="#e5e7eb"/>')
