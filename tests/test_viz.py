@@ -284,6 +284,16 @@ def test_views_give_text_and_static_html_outside_a_kernel():
             "text/html"]
 
 
+def test_in_a_kernel_the_bundle_has_the_widget_and_still_the_static_html(monkeypatch):
+    pytest.importorskip("anywidget")
+    from edujax.viz import view as view_module
+
+    monkeypatch.setattr(view_module, "live_kernel", lambda: True)
+    bundle = viz.tree({"w": jnp.ones(2)})._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
+    assert "['w']" in bundle["text/plain"] and "f32[2]" in bundle["text/html"]
+
+
 def test_widgets_carry_the_view_data_and_one_es_module_each():
     pytest.importorskip("anywidget")
     from edujax.viz import widgets

@@ -1,17 +1,21 @@
-// The jaxpr graph view: Graphviz's SVG with zoom buttons, a search box that outlines the
+// The jaxpr graph view: Graphviz's SVG, fitted to the cell's width, with zoom buttons, a search box that outlines the
 // equations whose label contains the text ("sin", "dot_general", "f32[3"), and a click on a
 // node that lights up the edges into and out of it.
 import { h, frame } from "./util.js";
 
 function toolbar(box, svgBox) {
   const bar = h("div", "edujax-toolbar");
-  let scale = 1;
+  // Zooming sets the picture's width: "fit" (the default) shrinks a wide graph to the
+  // cell, "1:1" shows Graphviz's own size (the cell scrolls), "+" and "−" step from there.
   const zoom = (factor) => {
-    scale = factor === 0 ? 1 : scale * factor;
     const svg = svgBox.querySelector("svg");
-    if (svg) { svg.style.transformOrigin = "0 0"; svg.style.transform = `scale(${scale})`; }
+    if (!svg) return;
+    const natural = svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width;
+    const now = svg.getBoundingClientRect().width;
+    svg.style.maxWidth = factor === "fit" ? "100%" : "none";
+    svg.style.width = factor === "fit" ? "" : `${factor === 1 ? natural : now * factor}px`;
   };
-  for (const [label, factor] of [["−", 1 / 1.25], ["+", 1.25], ["1:1", 0]]) {
+  for (const [label, factor] of [["−", 1 / 1.25], ["+", 1.25], ["1:1", 1], ["fit", "fit"]]) {
     const b = h("button", "", label);
     b.onclick = () => zoom(factor);
     bar.appendChild(b);

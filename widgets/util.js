@@ -12,6 +12,7 @@ export function h(tag, cls, text) {
 export function frame(el, kind) {
   el.replaceChildren();
   const box = h("div", `edujax-view edujax-${kind}`);
+  box.dataset.live = "true";  // (the static HTML has no such mark: tests tell them apart)
   el.appendChild(box);
   return box;
 }

@@ -137,7 +137,7 @@ def bars_svg(bars: list[Bar]) -> str:
         parts.append(f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 30}" '
                      'stroke="#e5e7eb"/>')
         parts.append(f'<text x="{x:.1f}" y="{height - 14}" text-anchor="middle" '
-                     f'fill="#6b7280" font-size="10">{format_time(10.0 ** k, 1)}</text>')
+                     f'fill="#6b7280" font-size="10">{format_time(10.0 ** k)}</text>')
     for i, b in enumerate(bars):
         y = i * (BAR + GAP) + 4
         b.x = x_of(b.seconds)
