@@ -69,6 +69,17 @@ def test_graph_of_loops_and_inner_jit():
     assert labels == ["jit: jaxpr", "scan: jaxpr", "while: body_jaxpr", "while: cond_jaxpr"]
 
 
+def test_graph_of_a_custom_jvp_function_shows_its_body():
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sin(x)
+
+    f.defjvp(lambda primals, tangents: (f(primals[0]), tangents[0]))
+    g = viz.graph(lambda x: f(x) * 2.0, 1.0)
+    assert [c.label for c in g.data.clusters] == ["custom_jvp_call: call_jaxpr"]
+    assert g.data.node("sin").cluster == g.data.clusters[0].id
+
+
 def test_graph_size_limit_says_how_many_equations_were_left_out():
     def chain(x):
         for _ in range(30):

@@ -127,7 +127,10 @@ def _follow(w: Any, jitted: Any) -> None:
             widget = ref()
             if widget is None or widget.comm is None:  # closed or collected: stop following
                 return
-            state = cache_state(jitted)
+            try:
+                state = cache_state(jitted)
+            except RuntimeError:  # the cache changed while we read it (a call, meanwhile)
+                continue
             if state != widget.state:
                 widget.state = state
             del widget

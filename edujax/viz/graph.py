@@ -99,7 +99,10 @@ def graph(fun_or_jaxpr: Callable | ClosedJaxpr | Jaxpr, *args: Any, max_eqns: in
     if isinstance(fun_or_jaxpr, JitWrapped):
         closed = fun_or_jaxpr.lower(*args, **kwargs).jaxpr
         if fusion:
-            flat, groups = fusion_groups(closed)
+            try:
+                flat, groups = fusion_groups(closed)
+            except Exception:  # noqa: BLE001 - Numba's codegen failed (jit falls back too):
+                return GraphView(closed, title=f"jit({name})", **options)  # draw it unfused
             return GraphView(flat, title=f"jit({name})", groups=groups, **options)
         return GraphView(closed, title=f"jit({name})", **options)
     from edujax.api import make_jaxpr
