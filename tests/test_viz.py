@@ -324,3 +324,23 @@ def test_the_core_never_imports_the_views_and_the_views_import_no_notebook_packa
             "import edujax.viz; bad = [m for m in ('IPython', 'anywidget', 'ipywidgets', "
             "'matplotlib', 'graphviz') if m in sys.modules]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_executed_notebook_keeps_the_static_html_beside_the_widget(tmp_path, monkeypatch):
+    """What GitHub, nbviewer and a kernel-less JupyterLab show: the output's text/html."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from pathlib import Path
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import edujax.numpy as jnp\nfrom edujax import viz\nviz.tree({'w': jnp.ones(3)})")]
+    root = str(Path(__file__).resolve().parent.parent)
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    monkeypatch.setenv("PYTHONPATH", root)  # the kernel imports this checkout's edujax
+    client.execute()
+    (output,) = nb.cells[0].outputs
+    assert "application/vnd.jupyter.widget-view+json" in output.data
+    assert "<details open>" in output.data["text/html"] and "f32[3]" in output.data["text/html"]
+    assert "['w']: ArrayImpl f32[3]" in output.data["text/plain"]
