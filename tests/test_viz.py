@@ -265,6 +265,10 @@ def test_timing_measures_a_function():
     s = v.seconds
     assert set(s) == {"eager", "jit first call", "jit steady state"}
     assert s["jit first call"] > s["jit steady state"] > 0
+    jitted = jax.jit(lambda x: x + 1.0)
+    jitted(jnp.ones(3))
+    assert viz.timing(jitted, jnp.ones(3)).seconds["jit first call"] > 0
+    assert len(jitted.cache_info().entries) == 1  # measured on a fresh compile, not this cache
 
 
 def test_format_time_matches_ipython_timeit():

@@ -82,8 +82,10 @@ def _wait_for_compiles(jitted: Any, timeout: float = 120.0) -> None:
 
 def measure(fun: Callable, *args: Any, **kwargs: Any) -> dict[str, float]:
     """Eager, jit's first call (trace + compile + run) and jit's steady state, in seconds."""
-    from edujax.jit.api import jit
+    from edujax.jit.api import JitWrapped, jit
 
+    if isinstance(fun, JitWrapped):  # given jit(f): time f itself eagerly
+        fun = fun.__wrapped__
     # A fresh function object gets a fresh compile cache: the first call is a real one.
     jitted = jit(lambda *a, **k: fun(*a, **k))
     start = time.perf_counter()
