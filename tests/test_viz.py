@@ -177,6 +177,7 @@ def test_tree_rows_have_key_paths_types_and_array_summaries():
     assert v.row("['layers'][1].w").summary == "f32[3] [ 1., nan, inf] · 1 NaN · 1 inf"
     assert v.row("['layers'][1]").type == "Params"
     assert v.row("['layers'][1].b").type == "NoneType"
+    assert v.row("['layers'][1].b").summary == "None (a node with no leaves)"
     assert v.row("['box']").type == "Box"
     assert v.row("['step']").summary == "3"
     assert v.row("").summary == "3 children"

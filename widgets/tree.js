@@ -3,9 +3,10 @@
 import { h, frame } from "./util.js";
 
 function rowElement(row) {
-  const line = h("div", `edujax-row${row.leaf ? " edujax-leaf" : " edujax-fold"}`);
+  const folds = !row.leaf && row.children > 0;  // (None, [] and {} have nothing to fold)
+  const line = h("div", `edujax-row${folds ? " edujax-fold" : " edujax-leaf"}`);
   line.dataset.path = row.path;
-  if (!row.leaf) line.appendChild(h("span", "edujax-arrow", "▾"));
+  if (folds) line.appendChild(h("span", "edujax-arrow", "▾"));
   const key = h("span", "edujax-key", row.path || "(root)");
   key.title = row.path;
   line.append(key, " ", h("span", "edujax-type", row.type), " ",
@@ -22,7 +23,7 @@ function render({ model, el }) {
     while (stack[stack.length - 1].depth >= row.depth) stack.pop();
     const line = rowElement(row);
     stack[stack.length - 1].into.appendChild(line);
-    if (!row.leaf) {
+    if (!row.leaf && row.children > 0) {
       const children = h("div", "edujax-children");
       stack[stack.length - 1].into.appendChild(children);
       line.onclick = () => {

@@ -107,8 +107,9 @@ def tree_rows(tree: Any, max_rows: int = MAX_ROWS) -> list[Row]:
             return
         pairs = list(pairs)
         word = "child" if len(pairs) == 1 else "children"
-        rows.append(Row(keystr(path), key, depth, type(x).__name__, f"{len(pairs)} {word}",
-                        False, len(pairs)))
+        # None, [] and {} are nodes without children (not leaves: tree_leaves skips them).
+        summary = f"{len(pairs)} {word}" if pairs else f"{x!r} (a node with no leaves)"
+        rows.append(Row(keystr(path), key, depth, type(x).__name__, summary, False, len(pairs)))
         for k, child in pairs:
             visit(child, (*path, k), depth + 1)
 
@@ -149,7 +150,7 @@ class TreeView(View):
             line = (f'<span class="edujax-key" title="{escape(r.path)}">{key}</span> '
                     f'<span class="edujax-type">{escape(r.type)}</span> '
                     f'<span class="edujax-summary">{escape(r.summary)}</span>')
-            if r.leaf:
+            if r.leaf or not r.children:  # nothing to fold
                 out.append(f'<div class="edujax-row edujax-leaf" data-path="{escape(r.path)}">'
                            f"{line}</div>")
             else:
