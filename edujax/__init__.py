@@ -15,7 +15,7 @@ from edujax.api import (ShapeDtypeStruct, block_until_ready, device_get, device_
                         make_jaxpr)
 from edujax.array import Array  # noqa: F401
 from edujax.config import config  # noqa: F401
-from edujax.jit import jit  # noqa: F401
+from edujax.jit import clear_caches, jit  # noqa: F401
 from edujax.vmap import vmap  # noqa: F401
 from edujax.pmap import pmap  # noqa: F401
 from edujax.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
@@ -28,3 +28,13 @@ from edujax import errors  # noqa: F401
 from edujax import dtypes  # noqa: F401
 
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython):  # noqa: ANN001 - an IPython shell
+    """``%load_ext edujax``: register the ``%jaxpr`` and ``%jittime`` magics.
+
+    The one upward reference in the package: the magics live in the classroom layer
+    and need IPython, so they are imported only when IPython asks for them.
+    """
+    from edujax.magics import load_ipython_extension as load
+    load(ipython)

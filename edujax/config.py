@@ -38,6 +38,9 @@ class Config:
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),
             "edujax_check_key_reuse": _env_flag("EDUJAX_CHECK_KEY_REUSE", False),  # random.py
+            # As in JAX: "off" shows every frame of a traceback; other values let the edujax
+            # Jupyter kernel hide edujax's own frames so the user's code stands out.
+            "jax_traceback_filtering": os.environ.get("JAX_TRACEBACK_FILTERING", "auto"),
         }
         self._listeners: list = []
 

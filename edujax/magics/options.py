@@ -1,0 +1,64 @@
+"""Options of a magic line: ``%jittime -n 100 --static 1 f(x, 3)``.
+
+The options come first, the call last. The call is Python, with its own spaces,
+quotes and minus signs, so it must not go through a shell-like splitter (which
+``IPython.core.magic_arguments`` uses). Instead the leading option tokens are peeled
+off one by one, and only they are handed to ``argparse``; the rest of the line is
+the call, character for character.
+
+Every mistake becomes IPython's ``UsageError``: IPython prints it as one line,
+``UsageError: ...``, with no traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Iterable
+
+from IPython.core.error import UsageError
+
+_TOKEN = re.compile(r"\s*(\S+)")
+
+
+class MagicParser(argparse.ArgumentParser):
+    """argparse that reports mistakes as a UsageError carrying the usage line."""
+
+    def __init__(self, magic: str, usage: str):
+        super().__init__(prog=magic, usage=usage, add_help=False, allow_abbrev=False)
+        self.magic = magic
+
+    def error(self, message: str):  # argparse would print and call sys.exit
+        raise UsageError(f"{self.magic}: {message}\nusage: {self.usage}")
+
+    def usage_error(self, message: str) -> UsageError:
+        return UsageError(f"{self.magic}: {message}\nusage: {self.usage}")
+
+
+def split_options(line: str, takes_value: Iterable[str]) -> tuple[list[str], str]:
+    """``(option tokens, rest of the line)``. ``takes_value`` lists the options that
+    read the next token as their value (``-n 100``; ``-n100`` and ``--static=1`` work
+    too)."""
+    takes_value = set(takes_value)
+    tokens: list[str] = []
+    pos = 0
+    expect_value = False
+    while True:
+        m = _TOKEN.match(line, pos)
+        if m is None:
+            break
+        token = m.group(1)
+        if not expect_value and not token.startswith("-"):
+            break
+        tokens.append(token)
+        pos = m.end()
+        expect_value = not expect_value and token in takes_value
+    return tokens, line[pos:].strip()
+
+
+def int_list(text: str) -> tuple[int, ...]:
+    """``"0,2"`` -> ``(0, 2)``: the value of ``--static``."""
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected argument positions such as 1 or 0,2, got {text!r}") from None
