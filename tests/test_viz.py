@@ -208,7 +208,7 @@ def test_cache_rows_after_hits_and_misses():
     v = viz.cache(f)
     rows = v.state["rows"]
     assert [(r["signature"], r["statics"], r["hits"]) for r in rows] == [
-        ("x: f32[3]", "n=2", 2), ("x: f32[4]", "n=2", 1), ("x: f32[4]", "n=3", 1)]
+        ("x: f32[3]", "n=2", 1), ("x: f32[4]", "n=2", 0), ("x: f32[4]", "n=3", 0)]
     assert v.state["hits"] == 1 and v.state["misses"] == 3
     assert v.state["reasons"][1] == "argument x: new shape f32[3] → f32[4]"
     assert v.state["reasons"][2] == "static argument n: 2 → 3"
@@ -261,15 +261,37 @@ def test_timing_from_a_jittime_result():
                                             "jit steady state": 1e-5}
 
 
-def test_timing_measures_a_function():
-    v = viz.timing(lambda x: jnp.sin(x) * 2.0, jnp.ones(100))
+def test_timing_measures_a_function_as_jittime_does():
+    def sine(x):
+        return jnp.sin(x) * 2.0
+
+    v = viz.timing(sine, jnp.ones(100))
     s = v.seconds
     assert set(s) == {"eager", "jit first call", "jit steady state"}
     assert s["jit first call"] > s["jit steady state"] > 0
+    assert v.title == "sine" and v.note.startswith("first call = trace ")
+    assert "backend reference" in v.note  # (the suite runs jit on the reference backend)
     jitted = jax.jit(lambda x: x + 1.0)
     jitted(jnp.ones(3))
     assert viz.timing(jitted, jnp.ones(3)).seconds["jit first call"] > 0
     assert len(jitted.cache_info().entries) == 1  # measured on a fresh compile, not this cache
+
+
+def test_the_magics_show_the_views(monkeypatch):
+    import IPython.display
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "edujax")
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
+    shell.user_ns.update(jnp=jnp, f=lambda x: jnp.sin(x) * 2.0, x=jnp.ones(3))
+    shell.run_line_magic("jaxpr", "--graph f(x)")
+    shell.run_line_magic("jittime", "-q -r 2 -n 5 --plot f(x)")
+    graph, timing = shown
+    assert isinstance(graph, viz.GraphView) and graph.data.node("sin").kind == "eqn"
+    assert isinstance(timing, viz.TimingView) and timing.title == "f(x)"
+    assert timing.seconds["jit first call"] > 0
 
 
 def test_format_time_matches_ipython_timeit():

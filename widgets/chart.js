@@ -28,6 +28,7 @@ function render({ model, el }) {
   const chart = h("div", "edujax-svg");
   chart.innerHTML = model.get("svg");
   box.appendChild(chart);
+  if (model.get("note")) box.appendChild(h("div", "edujax-subtitle", model.get("note")));
   const bar = box.appendChild(h("div", "edujax-toolbar"));
   const button = bar.appendChild(h("button", "", "numbers"));
   const table = numbers(model.get("data"));

@@ -32,7 +32,7 @@ class CacheRow:
     statics: str  # "n=2" or ""
     backend: str
     tier: str  # "numba", "reference", "not compiled"...
-    hits: int  # calls that ran this entry
+    hits: int  # calls that found this signature already compiled
     trace_ms: float
     compile_ms: float
 

@@ -80,28 +80,22 @@ def _wait_for_compiles(jitted: Any, timeout: float = 120.0) -> None:
             wait(timeout)
 
 
-def measure(fun: Callable, *args: Any, **kwargs: Any) -> dict[str, float]:
-    """Eager, jit's first call (trace + compile + run) and jit's steady state, in seconds."""
-    from edujax.jit.api import JitWrapped, jit
-
-    if isinstance(fun, JitWrapped):  # given jit(f): time f itself eagerly
-        fun = fun.__wrapped__
-    # A fresh function object gets a fresh compile cache: the first call is a real one.
-    jitted = jit(lambda *a, **k: fun(*a, **k))
-    start = time.perf_counter()
-    block(jitted(*args, **kwargs))
-    first = time.perf_counter() - start
-    _wait_for_compiles(jitted)
-    return {"eager": time_call(lambda: fun(*args, **kwargs)),
-            "jit first call": first,
-            "jit steady state": time_call(lambda: jitted(*args, **kwargs))}
-
-
 def from_result(result: Any) -> dict[str, float]:
     """The three numbers of a ``%jittime -o`` result (``.eager`` and ``.jit`` are IPython
     ``TimeitResult`` objects, ``.first_call`` is in seconds)."""
     return {"eager": result.eager.average, "jit first call": result.first_call,
             "jit steady state": result.jit.average}
+
+
+def result_note(result: Any) -> str:
+    """Where the first call's time went, and what ran: from a ``%jittime -o`` result."""
+    parts = []
+    if hasattr(result, "trace") and hasattr(result, "compile"):
+        parts.append(f"first call = trace {format_time(result.trace)} + compile "
+                     f"{format_time(result.compile)} + run")
+    if getattr(result, "backend", None):
+        parts.append(f"backend {result.backend}, tier {getattr(result, 'tier', '?')}")
+    return "; ".join(parts)
 
 
 # ------------------------------------------------------------------------- the bar chart
@@ -161,9 +155,10 @@ class TimingView(View):
 
     kind = "timing"
 
-    def __init__(self, seconds: dict[str, float], title: str = ""):
+    def __init__(self, seconds: dict[str, float], title: str = "", note: str = ""):
         self.seconds = dict(seconds)
         self.title = title
+        self.note = note  # e.g. where the first call's time went
 
     @property
     def speedup(self) -> float:
@@ -178,34 +173,38 @@ class TimingView(View):
     def text(self) -> str:
         width = max(map(len, self.seconds))
         lines = [f"{label:>{width}}: {format_time(s)}" for label, s in self.seconds.items()]
-        return "\n".join([*lines, self.verdict()])
+        return "\n".join([*lines, self.verdict(), *([self.note] if self.note else [])])
 
     def svg(self) -> str:
         return bars_svg([Bar(label, s) for label, s in self.seconds.items()])
 
     def body_html(self) -> str:
         title = f"{escape(self.title)} · " if self.title else ""
+        note = f'<div class="edujax-subtitle">{escape(self.note)}</div>' if self.note else ""
         return (f'<div class="edujax-title">{title}{escape(self.verdict())}</div>'
-                f'<div class="edujax-svg">{self.svg()}</div>')
+                f'<div class="edujax-svg">{self.svg()}</div>{note}')
 
     def widget(self) -> Any:
         from edujax.viz.widgets import ChartWidget
-        return ChartWidget(svg=self.svg(), title=self.verdict(),
+        title = f"{self.title} · {self.verdict()}" if self.title else self.verdict()
+        return ChartWidget(svg=self.svg(), title=title, note=self.note,
                            data={"kind": "bars", "seconds": self.seconds})
 
 
 def timing(fun_or_result: Any, *args: Any, **kwargs: Any) -> TimingView:
     """A bar chart of eager, jit first call and jit steady state.
 
-    Pass a function and its arguments (it is measured here, each call blocked on its
-    result), a ``%jittime -o`` result, or a dict ``{label: seconds}``.
+    Pass a function and its arguments (measured the way ``%jittime`` measures, each call
+    blocked on its result), a ``%jittime -o`` result, or a dict ``{label: seconds}``.
     """
     if isinstance(fun_or_result, dict):
         return TimingView(fun_or_result)
-    if hasattr(fun_or_result, "first_call"):
-        return TimingView(from_result(fun_or_result))
-    name = getattr(fun_or_result, "__name__", "f")
-    return TimingView(measure(fun_or_result, *args, **kwargs), title=name)
+    if not hasattr(fun_or_result, "first_call"):
+        from edujax.magics.jittime import measure  # %jittime's own measurement
+
+        fun_or_result = measure(fun_or_result, args, kwargs, repeat=3)
+    return TimingView(from_result(fun_or_result), title=getattr(fun_or_result, "expr", ""),
+                      note=result_note(fun_or_result))
 
 
 # ------------------------------------------------------------------------- the sweep

@@ -66,4 +66,5 @@ class ChartWidget(anywidget.AnyWidget):
     _css = _CSS
     svg = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
+    note = traitlets.Unicode("").tag(sync=True)  # where the first call's time went
     data = traitlets.Dict().tag(sync=True)
