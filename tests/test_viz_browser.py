@@ -1,7 +1,8 @@
 """The live views in a real browser: JupyterLab on localhost, driven by headless Chromium.
 
 The test writes a notebook that shows all four views, starts JupyterLab on a free port of
-127.0.0.1 (its own config, data and runtime folders, a random token), opens the notebook in
+127.0.0.1 (its own config and runtime folders, the ``edujax`` kernel installed into a folder
+of its own, a random token), opens the notebook in
 Debian's Chromium through Playwright, runs every cell, and checks what a student would see:
 the graph widget has a node labelled ``sin``, the tree widget a row ``['w']`` that folds, the
 cache widget a row per signature that updates when the function is called again, the chart
@@ -64,7 +65,7 @@ def notebook() -> dict:
     cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src, "outputs": [],
               "execution_count": None} for i, src in enumerate(CELLS)]
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+            "metadata": {"kernelspec": {"name": "edujax", "display_name": "EduJAX (Python 3)",
                                         "language": "python"}}}
 
 
@@ -94,7 +95,12 @@ def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab")
     (folder / "views.ipynb").write_text(json.dumps(notebook()))
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), EDUJAX_BACKEND="numba",
+    # The students' kernel (edujax.kernel), installed into a folder of the test's own.
+    kernels = folder / ".kernels"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "edujax.kernel", "install", "--prefix", str(kernels)],
+                   env=env, check=True, capture_output=True)
+    env.update(EDUJAX_BACKEND="numba", JUPYTER_PATH=str(kernels / "share" / "jupyter"),
                JUPYTER_CONFIG_DIR=str(folder / ".config"),
                JUPYTER_RUNTIME_DIR=str(folder / ".runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(folder / ".workspaces"))
@@ -103,7 +109,7 @@ def lab(tmp_path_factory):
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
          f"--port={port}", f"--IdentityProvider.token={token}", f"--notebook-dir={folder}",
          "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run cells by command
-         "--allow-root", "--KernelSpecManager.allowed_kernelspecs=python3"],
+         "--allow-root", "--KernelSpecManager.allowed_kernelspecs=edujax"],
         cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
@@ -135,6 +141,8 @@ def start_kernel_and_run_all(page) -> None:
         if time.time() > deadline:
             raise TimeoutError("the notebook's kernel did not start")
         time.sleep(0.5)
+    kernel = "window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.name"
+    assert page.evaluate(f"() => {kernel}") == "edujax"  # the students' kernel
     # (not awaited: the command's promise settles only when every cell has run)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
