@@ -214,7 +214,7 @@ def test_cache_rows_after_hits_and_misses():
     assert v.state["reasons"][2] == "static argument n: 2 → 3"
     html = v.html()
     assert html.count("<tr>") == 4 and "static argument n: 2 → 3" in html
-    assert "1 hits, 3 misses" in v.text()
+    assert "1 hit, 3 misses" in v.text()
 
 
 def test_cache_view_follows_later_calls():

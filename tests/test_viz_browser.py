@@ -193,6 +193,8 @@ def test_the_four_views_live_in_jupyterlab(lab, tmp_path):
             expect(cache.locator("tbody tr").first).to_contain_text("x: f32[3]")
             expect(cache.locator("tbody tr").nth(1)).to_contain_text("x: f32[5]")
             expect(cache).to_contain_text("argument x: new shape f32[3] → f32[5]")
+            expect(cache.locator(".edujax-title")).to_have_text(
+                "jit(<lambda>): 1 hit, 2 misses, 2/1024 entries")
 
             chart = page.locator(f"{live}.edujax-timing")
             expect(chart.locator("rect.edujax-bar")).to_have_count(3)
@@ -201,6 +203,7 @@ def test_the_four_views_live_in_jupyterlab(lab, tmp_path):
 
             page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # room for the views
             graph.locator("input").fill("")
+            page.wait_for_timeout(1600)  # the cache table's flash of a changed row is over
             for name, view in (("graph", graph), ("tree", tree), ("cache", cache),
                                ("timing", chart)):
                 view.scroll_into_view_if_needed()

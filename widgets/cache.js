@@ -8,10 +8,14 @@ function ms(x) {
   return x >= 0.1 || x === 0 ? `${x.toFixed(1)} ms` : `${Math.round(x * 1000)} μs`;
 }
 
+function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+}
+
 function draw(box, state, previous) {
   box.replaceChildren();
   box.appendChild(h("div", "edujax-title",
-    `jit(${state.name}): ${state.hits} hits, ${state.misses} misses, ` +
+    `jit(${state.name}): ${count(state.hits, "hit")}, ${count(state.misses, "miss")}, ` +
     `${state.rows.length}/${state.maxsize} entries`));
   const table = h("table");
   const head = h("tr");
@@ -21,7 +25,10 @@ function draw(box, state, previous) {
   state.rows.forEach((r, i) => {
     const tr = h("tr");
     const before = previous?.rows?.[i];
-    if (before && (before.hits !== r.hits || before.tier !== r.tier)) tr.className = "edujax-new";
+    if (before && (before.hits !== r.hits || before.tier !== r.tier)) {
+      tr.className = "edujax-new";  // a short flash: this row just changed
+      setTimeout(() => tr.classList.remove("edujax-new"), 1500);
+    }
     for (const v of [r.signature, r.statics, r.backend, r.tier, r.hits, ms(r.trace_ms),
                      ms(r.compile_ms)]) tr.appendChild(h("td", "", String(v)));
     body.appendChild(tr);

@@ -63,6 +63,11 @@ def cache_state(jitted: Any) -> dict:
             "reasons": list(jitted.explain_misses())}
 
 
+def count(n: int, word: str) -> str:
+    """``1 hit``, ``2 hits``, ``1 miss``, ``3 misses``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
+
+
 def _ms(x: float) -> str:
     return f"{x:.1f} ms" if x >= 0.1 or x == 0 else f"{x * 1e3:.0f} μs"
 
@@ -84,7 +89,8 @@ class CacheView(View):
 
     def text(self) -> str:
         s = self.state
-        lines = [f"jit({s['name']}) cache: {s['hits']} hits, {s['misses']} misses, "
+        lines = [f"jit({s['name']}) cache: {count(s['hits'], 'hit')}, "
+                 f"{count(s['misses'], 'miss')}, "
                  f"{len(s['rows'])}/{s['maxsize']} entries"]
         for r in s["rows"]:
             statics = f" static {r['statics']}" if r["statics"] else ""
@@ -102,8 +108,8 @@ class CacheView(View):
                 r["signature"], r["statics"], r["backend"], r["tier"], r["hits"],
                 _ms(r["trace_ms"]), _ms(r["compile_ms"]))) + "</tr>" for r in s["rows"])
         reasons = "".join(f"<li>{escape(r)}</li>" for r in s["reasons"])
-        return (f'<div class="edujax-title">jit({escape(s["name"])}): {s["hits"]} hits, '
-                f'{s["misses"]} misses, {len(s["rows"])}/{s["maxsize"]} entries</div>'
+        return (f'<div class="edujax-title">jit({escape(s["name"])}): {count(s["hits"], "hit")}, '
+                f'{count(s["misses"], "miss")}, {len(s["rows"])}/{s["maxsize"]} entries</div>'
                 f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
                 f'<div class="edujax-subtitle">Why each call missed</div><ol>{reasons}</ol>')
 
