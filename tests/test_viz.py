@@ -284,13 +284,16 @@ def test_timing_measures_a_function_as_jittime_does(monkeypatch):
 
 
 def test_the_magics_show_the_views(monkeypatch):
-    import IPython.display
     from IPython.core.interactiveshell import InteractiveShell
+
+    from edujax.magics import jaxpr as jaxpr_magic
+    from edujax.magics import jittime as jittime_magic
 
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "edujax")
     shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
+    for module in (jaxpr_magic, jittime_magic):
+        monkeypatch.setattr(module, "display", lambda *objs, **kw: shown.extend(objs))
     shell.user_ns.update(jnp=jnp, f=lambda x: jnp.sin(x) * 2.0, x=jnp.ones(3))
     shell.run_line_magic("jaxpr", "--graph f(x)")
     shell.run_line_magic("jittime", "-q -r 2 -n 5 --plot f(x)")
@@ -303,7 +306,7 @@ def test_the_magics_show_the_views(monkeypatch):
 def test_format_time_matches_ipython_timeit():
     from IPython.core.magics.execution import _format_time
 
-    from edujax.viz.timing import format_time
+    from edujax.timing import format_time
 
     for t in (2.5e-9, 3.14159e-6, 2.1e-4, 0.0123, 1.5, 75.0):
         assert format_time(t) == _format_time(t)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from edujax.api import make_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
+from edujax.jit.api import JitWrapped
 from edujax.viz.dot import INSTALL_HINT, render_svg, to_dot
 from edujax.viz.graph_data import MAX_EQNS, GraphData, jaxpr_graph
 from edujax.viz.view import View, escape
@@ -93,8 +95,6 @@ def graph(fun_or_jaxpr: Callable | ClosedJaxpr | Jaxpr, *args: Any, max_eqns: in
     options = dict(max_eqns=max_eqns, collapse=collapse)
     if isinstance(fun_or_jaxpr, (ClosedJaxpr, Jaxpr)):
         return GraphView(fun_or_jaxpr, **options)
-    from edujax.jit.api import JitWrapped
-
     name = getattr(fun_or_jaxpr, "__name__", type(fun_or_jaxpr).__name__)
     if isinstance(fun_or_jaxpr, JitWrapped):
         closed = fun_or_jaxpr.lower(*args, **kwargs).jaxpr
@@ -105,6 +105,4 @@ def graph(fun_or_jaxpr: Callable | ClosedJaxpr | Jaxpr, *args: Any, max_eqns: in
                 return GraphView(closed, title=f"jit({name})", **options)  # draw it unfused
             return GraphView(flat, title=f"jit({name})", groups=groups, **options)
         return GraphView(closed, title=f"jit({name})", **options)
-    from edujax.api import make_jaxpr
-
     return GraphView(make_jaxpr(fun_or_jaxpr)(*args, **kwargs), title=name, **options)

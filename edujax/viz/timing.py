@@ -23,37 +23,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from edujax.api import block_until_ready as block
+from edujax.jit.api import jit
+from edujax.timing import format_time, measure
 from edujax.viz.view import View, escape
 
 COLORS = {"eager": "#6b7280", "jit first call": "#f59e0b", "jit steady state": "#7c3aed",
           "NumPy": "#2563eb", "edujax eager": "#6b7280", "edujax jit": "#7c3aed"}
-
-
-def format_time(seconds: float, precision: int = 3) -> str:
-    """``211 μs``: IPython's ``%timeit`` number format (IPython's ``_format_time``)."""
-    if seconds >= 60.0:  # a minute or more: "1min 15s", "2h 5min 3s"
-        parts, left = [], seconds
-        for suffix, length in (("d", 86400), ("h", 3600), ("min", 60), ("s", 1)):
-            value = int(left / length)
-            if value > 0:
-                left %= length
-                parts.append(f"{value}{suffix}")
-            if left < 1:
-                break
-        return " ".join(parts)
-    units, scale = ["s", "ms", "μs", "ns"], [1.0, 1e3, 1e6, 1e9]
-    order = min(-int(math.floor(math.log10(seconds)) // 3), 3) if seconds > 0.0 else 3
-    return f"{seconds * scale[order]:.{precision}g} {units[order]}"
-
-
-def block(x: Any) -> Any:
-    """Wait for every array in ``x`` (a pytree): the clock must stop when the work is done."""
-    from edujax.tree_util import tree_leaves
-
-    for leaf in tree_leaves(x):
-        if hasattr(leaf, "block_until_ready"):
-            leaf.block_until_ready()
-    return x
 
 
 def time_call(fn: Callable[[], Any], budget: float = 0.2, repeat: int = 3) -> float:
@@ -200,8 +176,6 @@ def timing(fun_or_result: Any, *args: Any, **kwargs: Any) -> TimingView:
     if isinstance(fun_or_result, dict):
         return TimingView(fun_or_result)
     if not hasattr(fun_or_result, "first_call"):
-        from edujax.magics.jittime import measure  # %jittime's own measurement
-
         fun_or_result = measure(fun_or_result, args, kwargs, repeat=3)
     return TimingView(from_result(fun_or_result), title=getattr(fun_or_result, "expr", ""),
                       note=result_note(fun_or_result))
@@ -266,8 +240,6 @@ def sweep(fns: Callable | dict[str, Callable], sizes: Sequence[int], *,
     NumPy version) or a dict ``{label: function}``. Each function gets ``make_input(n)``;
     by default a float32 vector of ``n`` normal samples.
     """
-    from edujax.jit.api import jit
-
     if callable(fns):
         f = fns
         fns = ({"NumPy": numpy} if numpy is not None else {})
