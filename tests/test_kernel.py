@@ -77,6 +77,17 @@ def test_arrays_and_jaxprs_have_an_html_form_next_to_their_text(kernel):
     assert "1 input, 2 equations, 1 output" in jaxpr.result["text/html"]
 
 
+def test_pytrees_of_arrays_show_their_tree_under_their_text(kernel):
+    kernel.execute("import edujax as jax\nimport edujax.numpy as jnp")
+    shown = kernel.execute("{'w': jnp.ones(2), 'layers': [jnp.zeros(3)]}")
+    assert shown.result["text/plain"].replace("\n ", " ") == (  # IPython's own line breaks
+        "{'w': Array([1., 1.], dtype=float32), 'layers': [Array([0., 0., 0.], dtype=float32)]}")
+    html = shown.result["text/html"]
+    assert "pytree: 2 leaves" in html and "[&#x27;layers&#x27;][0]" in html
+    plain = kernel.execute("{'a': 1, 'b': [2, 3]}")
+    assert "text/html" not in plain.result   # containers without Arrays: IPython's text only
+
+
 def test_tracer_bool_error_gets_a_box_and_keeps_the_users_traceback(kernel):
     kernel.execute("import edujax as jax\nimport edujax.numpy as jnp")
     reply = kernel.execute("def f(x):\n    if x.sum() > 0:\n        return x\n    return -x\n"

@@ -1,10 +1,11 @@
-"""Rich displays for the notebook: Arrays and jaxprs with an HTML form.
+"""Rich displays for the notebook: Arrays, jaxprs and pytrees with an HTML form.
 
 IPython shows a value by asking its display formatter for each MIME type; here the
 ``text/html`` formatter learns two types. The ``text/plain`` form stays exactly what
 ``repr`` prints (what JAX prints), so nothing a tutorial shows changes; the HTML form
-adds a header with the shape and dtype, and colours a jaxpr so its variables, types
-and primitives are easy to tell apart. Both are self-contained HTML with inline
+adds a header with the shape and dtype, colours a jaxpr so its variables, types
+and primitives are easy to tell apart, and puts a foldable tree (``viz.tree``) under a
+pytree of arrays. Both are self-contained HTML with inline
 styles: an executed notebook shows them on GitHub or nbviewer without a kernel.
 """
 from __future__ import annotations
@@ -18,6 +19,8 @@ import numpy as np
 from edujax.array import Array
 from edujax.core import short_dtype_name
 from edujax.jaxpr import ClosedJaxpr
+from edujax.tree_util import tree_leaves
+from edujax.viz import tree as tree_view
 
 MONO = "font-family:var(--jp-code-font-family,SFMono-Regular,Menlo,Consolas,monospace)"
 BOX = (f"{MONO};font-size:12.5px;border:1px solid #d7dde6;border-radius:6px;"
@@ -100,8 +103,31 @@ def jaxpr_html(closed: ClosedJaxpr) -> str:
             f'<pre style="{BODY}">{body}</pre></div>')
 
 
+# -- pytrees ------------------------------------------------------------------------
+def pytree_html(x: Any) -> str | None:
+    """A container holding edujax Arrays: its usual repr, and the tree view under it (folded).
+
+    Returns None (no HTML form: IPython shows the text) for containers without Arrays, so
+    a plain list or dict is displayed exactly as IPython always does.
+    """
+    try:
+        leaves = tree_leaves(x)
+    except Exception:  # noqa: BLE001 - an odd container: leave it to IPython
+        return None
+    if not any(isinstance(leaf, Array) for leaf in leaves):
+        return None
+    count = f"{len(leaves)} lea{'f' if len(leaves) == 1 else 'ves'}"
+    return (f'<div class="edujax-pytree" style="{BOX}"><pre style="{BODY}">'
+            f"{html.escape(repr(x))}</pre>"
+            f'<details style="border-top:1px solid #d7dde6;padding:4px 10px">'
+            f'<summary style="cursor:pointer;color:#24427a">pytree: {count}, as a tree'
+            f"</summary>{tree_view(x).html()}</details></div>")
+
+
 def register(shell: Any) -> None:
-    """Teach the shell's HTML formatter to show Arrays and jaxprs."""
+    """Teach the shell's HTML formatter to show Arrays, jaxprs and pytrees of Arrays."""
     html_formatter = shell.display_formatter.formatters["text/html"]
     html_formatter.for_type(Array, array_html)
     html_formatter.for_type(ClosedJaxpr, jaxpr_html)
+    for container in (dict, list, tuple):
+        html_formatter.for_type(container, pytree_html)
