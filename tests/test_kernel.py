@@ -29,6 +29,11 @@ def kernel_prefix(tmp_path_factory):
     return prefix
 
 
+def is_hint(display_data: dict) -> bool:
+    """Is this display one of the kernel's hint boxes (see edujax/kernel/hints.py)?"""
+    return 'class="edujax-hint"' in display_data.get("text/html", "")
+
+
 @pytest.fixture(scope="module")
 def kernel(kernel_prefix):
     k = Kernel(kernel_prefix)
@@ -100,7 +105,7 @@ def test_tracer_bool_error_gets_a_box_and_keeps_the_users_traceback(kernel):
     assert "if x.sum() > 0:" in traceback            # the user's line is there
     assert "edujax/core.py" not in traceback         # edujax's own frames are hidden
     assert "frames inside edujax hidden" in reply.stderr
-    boxes = [d for d in reply.displays if "edujax-hint" in d.get("text/html", "")]
+    boxes = [d for d in reply.displays if is_hint(d)]
     assert len(boxes) == 1
     assert "jnp.where" in boxes[0]["text/plain"] and "static_argnums" in boxes[0]["text/plain"]
 
@@ -117,7 +122,7 @@ def test_other_tracing_errors_get_their_box(kernel, code, ename, fix):
     kernel.execute("import numpy as np\nimport edujax as jax\nimport edujax.numpy as jnp")
     reply = kernel.execute(code)
     assert reply.status == "error" and reply.error["ename"] == ename
-    boxes = [d["text/plain"] for d in reply.displays if "edujax-hint" in d.get("text/html", "")]
+    boxes = [d["text/plain"] for d in reply.displays if is_hint(d)]
     assert len(boxes) == 1 and fix in boxes[0]
 
 
@@ -132,7 +137,7 @@ def test_reused_prng_key_warns_with_a_box(kernel):
                            "a = jax.random.normal(k)\nb = jax.random.normal(k)")
     assert reply.status == "ok"
     assert "KeyReuseWarning" in reply.stderr
-    boxes = [d["text/plain"] for d in reply.displays if "edujax-hint" in d.get("text/html", "")]
+    boxes = [d["text/plain"] for d in reply.displays if is_hint(d)]
     assert len(boxes) == 1 and "random.split" in boxes[0]
 
 
@@ -165,7 +170,7 @@ def _outcome(reply: Reply) -> KernelOutcome:
     # ``display(x)`` in a seed prints repr(x) when recorded; in the kernel it is a
     # display_data message whose text is that same repr (pprint is off, see below).
     shown = "".join(d["text/plain"] + "\n" for d in reply.displays
-                    if "text/plain" in d and "edujax-hint" not in d.get("text/html", ""))
+                    if "text/plain" in d and not is_hint(d))
     if reply.error is not None:
         lines = reply.error["evalue"].splitlines()
         return KernelOutcome(reply.stdout + shown, None, reply.error["ename"],
