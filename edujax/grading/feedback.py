@@ -48,3 +48,37 @@ def question_result(test_file: Any) -> QuestionResult:
             notes.append(f"[{where}] {case_feedback(result.message)}")
     return QuestionResult(test_file.name, float(test_file.score), float(test_file.possible),
                           shorten(" ".join(dict.fromkeys(notes))))  # repeated notes once
+
+
+CHECK_CALL = re.compile(r'grader\.check\("([^"]+)"\)')
+
+
+def cell_errors(nb: Any) -> dict[str, str]:
+    """{question: the error its answer cells stopped with}, from an executed notebook.
+
+    A test that says "NameError: name 'grad_w' is not defined" is true but unhelpful
+    when the real story is that the cell defining ``grad_w`` ran out of memory. The
+    cells between two ``grader.check`` calls belong to the second one's question.
+    """
+    errors: dict[str, str] = {}
+    pending: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        match = CHECK_CALL.search(cell.source)
+        if match:
+            if pending:
+                errors.setdefault(match.group(1), pending[0])
+            pending = []
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                pending.append(shorten(f"{output.get('ename')}: {output.get('evalue', '')}", 200))
+    return errors
+
+
+def with_cell_error(result: QuestionResult, error: str | None) -> QuestionResult:
+    """Put "[your cell] MemoryError: ..." in front of a failed question's feedback."""
+    if not error or result.score >= result.possible:
+        return result
+    return result._replace(feedback=shorten(f"[your cell] {error} {result.feedback}".strip()))

@@ -35,7 +35,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from edujax.grading.feedback import QuestionResult, question_result, shorten
+from edujax.grading.feedback import (QuestionResult, cell_errors, question_result, shorten,
+                                     with_cell_error)
 from edujax.grading.guard import cell_source
 
 GRADING_KERNEL = "edujax-grading"
@@ -178,7 +179,7 @@ def _execute(nb: Any, workdir: Path, limits: Limits) -> Any:
         nbformat.write(nb, workdir / "executed.ipynb")
     import pickle
     with open(results_path, "rb") as f:
-        return pickle.load(f)
+        return pickle.load(f), nb
 
 
 def _failure(error: BaseException) -> tuple[str, str]:
@@ -226,8 +227,10 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
                                  "display_name": "EduJAX (grading)"}
     nb.cells.insert(0, nbformat.v4.new_code_cell(cell_source(str(workdir / "progress.jsonl"))))
     try:
-        results = _execute(nb, workdir, limits)
-        questions = [question_result(tf) for tf in results.results.values()]
+        results, executed = _execute(nb, workdir, limits)
+        errors = cell_errors(executed)
+        questions = [with_cell_error(question_result(tf), errors.get(tf.name))
+                     for tf in results.results.values()]
         status, message = "graded", ""
     except Exception as error:
         questions = _partial(workdir, points)

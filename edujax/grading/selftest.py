@@ -17,15 +17,14 @@ One line per case, then "N passed, N failed".
 from __future__ import annotations
 
 import json
-import re
 import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from edujax.grading.assign import Assignment
+from edujax.grading.feedback import CHECK_CALL
 from edujax.grading.runner import SubmissionResult
 
-CHECK_CALL = re.compile(r'grader\.check\("([^"]+)"\)')
 
 
 class Case(NamedTuple):
@@ -37,11 +36,14 @@ class Case(NamedTuple):
 
 
 # ------------------------------------------------------------------ building the cases
+ANSWER_TAGS = {"otter_assign_solution_cell", "otter_answer_cell"}  # solution / student notebook
+
+
 def answer_cells(nb: Any) -> dict[str, int]:
-    """{question: index of its first answer cell} in an otter solution notebook."""
+    """{question: index of its first answer cell} in an otter solution or student notebook."""
     cells, pending = {}, []
     for i, cell in enumerate(nb.cells):
-        if "otter_assign_solution_cell" in cell.metadata.get("tags", []):
+        if ANSWER_TAGS & set(cell.metadata.get("tags", [])):
             pending.append(i)
         match = CHECK_CALL.search(cell.source) if cell.cell_type == "code" else None
         if match and pending:
@@ -51,7 +53,7 @@ def answer_cells(nb: Any) -> dict[str, int]:
 
 
 def wrong_notebook(solution: Path, answers: dict[str, str], target: Path) -> Path:
-    """The reference solution with the answer cells of ``answers`` replaced."""
+    """The notebook ``solution`` with the answer cells of ``answers`` replaced."""
     import nbformat
 
     nb = nbformat.read(solution, as_version=4)
