@@ -28,7 +28,8 @@ DEFAULT_ATOL = 1e-6
 def _missing_value(actual: Any, name: str) -> Verdict | None:
     """The two non-answers that deserve their own sentence."""
     if actual is None:
-        return failed(f"{name} is None: did the function forget to `return` its result?")
+        return failed(f"{name} is None: did the function forget to `return` its result (or is "
+                      "its body still the placeholder `...`)?")
     if actual is Ellipsis:
         return failed(f"{name} is `...`: replace the placeholder `...` with your answer.")
     if isinstance(actual, core.Tracer):
