@@ -81,6 +81,16 @@ def test_count_primitive_looks_inside_nested_jaxprs():
     assert g.count_primitive(f, "cond", 1.0) == 1
     assert g.count_primitive(f, "sin", 1.0) == 1
     assert g.count_primitive(lambda x: jnp.where(x > 0, x, 0.0), "cond", 1.0) == 0
+    assert g.check_uses(f, "cond", 1.0)
+    v = g.check_uses(jnp.sin, "cond", 1.0, advice="Use lax.cond.")
+    assert v.explanation == "your function's jaxpr has no `cond` equation. Use lax.cond."
+
+
+def test_check_uses_explains_a_function_that_cannot_be_traced():
+    def relu(x):
+        return x if x > 0 else 0.0
+
+    assert "TracerBoolConversionError" in g.check_uses(relu, "cond", 1.0).explanation
 
 
 # --------------------------------------------------------------------------- PRNG keys

@@ -16,8 +16,8 @@ the modules ``assign``, ``grade``, ``runner`` and ``selftest``; it needs otter-g
 """
 from edujax.grading.cache import assert_cache_misses, check_cache_misses
 from edujax.grading.inputs import seeded_array, seeded_arrays, seeded_key
-from edujax.grading.jaxprs import (assert_same_jaxpr, check_same_jaxpr, compare_jaxprs,
-                                   count_primitive)
+from edujax.grading.jaxprs import (assert_same_jaxpr, assert_uses, check_same_jaxpr,
+                                   check_uses, compare_jaxprs, count_primitive)
 from edujax.grading.jittable import assert_jittable, check_jittable
 from edujax.grading.keys import assert_no_key_reuse, check_no_key_reuse
 from edujax.grading.limits import TimeLimitExceeded, call, time_limit

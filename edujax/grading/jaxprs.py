@@ -85,6 +85,27 @@ def count_primitive(f: Callable, name: str, *args: Any) -> int:
     return count(_as_jaxpr(f, args))
 
 
+def check_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> Verdict:
+    """Does ``f`` trace to a program with at least one ``primitive`` equation?
+
+    ``advice`` is added to the explanation: say which function produces that primitive
+    ("lax.cond traces to a `cond` equation").
+    """
+    from edujax.grading.jittable import TRACING_ERRORS, explain_tracing_error
+
+    try:
+        if count_primitive(f, primitive, *args):
+            return PASSED
+    except TRACING_ERRORS as error:
+        return failed(f"your function cannot be traced: {explain_tracing_error(error)}")
+    return failed(f"your function's jaxpr has no `{primitive}` equation. {advice}".rstrip())
+
+
+def assert_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> None:
+    """``check_uses``, raising ``GradingError`` with the explanation when it fails."""
+    check_uses(f, primitive, *args, advice=advice).or_raise()
+
+
 def assert_same_jaxpr(actual: Any, expected: Any, *args: Any) -> None:
     """``check_same_jaxpr``, raising ``GradingError`` with the explanation when it fails."""
     check_same_jaxpr(actual, expected, *args).or_raise()

@@ -50,10 +50,15 @@ def explain_tracing_error(error: BaseException) -> str:
 def check_jittable(f: Callable, *args: Any, static_argnums: int | Sequence[int] = (),
                    **kwargs: Any) -> Verdict:
     """Can ``jax.jit(f, static_argnums=...)`` trace ``f`` on these arguments?"""
+    if not callable(f):
+        return failed(f"this should be a function, but it is {f!r}.")
     try:
-        api.make_jaxpr(f, static_argnums=static_argnums)(*args, **kwargs)
+        closed = api.make_jaxpr(f, static_argnums=static_argnums)(*args, **kwargs)
     except TRACING_ERRORS as error:
         return failed("your function is not jit-compatible: " + explain_tracing_error(error))
+    if not closed.jaxpr.outvars:
+        return failed("your function returns nothing (None): did it forget to `return` its "
+                      "result, or is its body still the placeholder `...`?")
     return PASSED
 
 

@@ -60,8 +60,8 @@ assert_close(call(loss, w, x, y, name="loss"), jnp.float32(2.4166667), name="los
 # %%
 # HIDDEN
 from edujax.grading import assert_close, call, seeded_arrays
-xs, ys, ws = seeded_arrays(1, (5, 3), (5,), (3,))
-assert_close(call(loss, ws, xs, ys, name="loss"), jnp.mean((xs @ ws - ys) ** 2), name="loss on hidden data")
+_x, _y, _w = seeded_arrays(1, (5, 3), (5,), (3,))
+assert_close(call(loss, _w, _x, _y, name="loss"), jnp.mean((_x @ _w - _y) ** 2), name="loss on hidden data")
 
 # %% [raw]
 # # END TESTS
@@ -94,9 +94,8 @@ assert_close(call(grad_w, w, x, y, name="grad_w"), jnp.array([-10.333334, -13.33
 # %%
 # HIDDEN
 from edujax.grading import assert_close, call, seeded_arrays
-xs, ys, ws = seeded_arrays(2, (4, 3), (4,), (3,))
-expected = 2 * xs.T @ (xs @ ws - ys) / 4
-assert_close(call(grad_w, ws, xs, ys, name="grad_w"), expected, rtol=1e-4, name="grad_w on hidden data")
+_x, _y, _w = seeded_arrays(2, (4, 3), (4,), (3,))
+assert_close(call(grad_w, _w, _x, _y, name="grad_w"), 2 * _x.T @ (_x @ _w - _y) / 4, rtol=1e-4, name="grad_w on hidden data")
 
 # %% [raw]
 # # END TESTS
@@ -131,9 +130,8 @@ assert_type(call(grad_x, w, x, y, name="grad_x"), x, name="grad_x(w, x, y)")
 # %%
 # HIDDEN
 from edujax.grading import assert_close, call, seeded_arrays
-xs, ys, ws = seeded_arrays(3, (4, 3), (4,), (3,))
-expected = 2 * jnp.outer(xs @ ws - ys, ws) / 4
-assert_close(call(grad_x, ws, xs, ys, name="grad_x"), expected, rtol=1e-4, name="grad_x on hidden data")
+_x, _y, _w = seeded_arrays(3, (4, 3), (4,), (3,))
+assert_close(call(grad_x, _w, _x, _y, name="grad_x"), 2 * jnp.outer(_x @ _w - _y, _w) / 4, rtol=1e-4, name="grad_x on hidden data")
 
 # %% [raw]
 # # END TESTS
