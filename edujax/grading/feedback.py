@@ -25,9 +25,13 @@ class QuestionResult(NamedTuple):
 
 
 def case_feedback(message: str | None) -> str:
-    """The exception line of a failed doctest transcript (or its last line)."""
+    """The first exception line of a failed doctest transcript (or its last line).
+
+    doctest goes on after a failing line, so later lines often fail only because an
+    earlier one did (a NameError for a variable it never assigned): the first is the cause.
+    """
     lines = [line for line in (message or "").splitlines() if line.strip()]
-    for line in reversed(lines):
+    for line in lines:
         match = EXCEPTION_LINE.match(line)
         if match:
             name, text = match.group(1).rsplit(".", 1)[-1], (match.group(2) or "").strip()

@@ -25,10 +25,13 @@ def check_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> Verdict:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", KeyReuseWarning)
-            f(*args, **kwargs)
+            result = f(*args, **kwargs)
     finally:
         config.update("edujax_check_key_reuse", before)
     reuses = [w for w in caught if issubclass(w.category, KeyReuseWarning)]
+    if not reuses and result is None:  # a placeholder body reuses nothing, and draws nothing
+        return failed("your function returned None: did it forget to `return` its result (or "
+                      "is its body still the placeholder `...`)?")
     if not reuses:
         return PASSED
     return failed(f"a PRNG key was used twice ({len(reuses)} time(s) in all): "

@@ -107,10 +107,21 @@ def judge(case: Case, result: SubmissionResult) -> list[str]:
     return problems
 
 
-def hidden_test_leaks(assignment: Assignment) -> list[str]:
-    """Hidden test code found in the student notebook (should be none)."""
+def _statements(doctest_code: str) -> list[str]:
+    """The statements of one otter test case (doctest ">>> " lines), imports left out."""
     import ast
 
+    code = "\n".join(line[4:] for line in doctest_code.splitlines()
+                     if line.startswith((">>> ", "... ")))
+    return [ast.unparse(node) for node in ast.parse(code).body
+            if not isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
+def hidden_test_leaks(assignment: Assignment) -> list[str]:
+    """Statements of hidden tests found in the student notebook (should be none).
+
+    A statement that a public test of the same question also has is not a leak.
+    """
     student = assignment.student.read_text(encoding="utf-8")
     leaks = []
     with zipfile.ZipFile(assignment.autograder) as archive:
@@ -119,12 +130,10 @@ def hidden_test_leaks(assignment: Assignment) -> list[str]:
                 continue
             namespace: dict = {}
             exec(archive.read(item).decode(), namespace)  # the teacher's own test file
-            for suite in namespace["test"]["suites"]:
-                for case in suite["cases"]:
-                    code = "\n".join(line[4:] for line in case["code"].splitlines()
-                                     if line.startswith((">>> ", "... ")))
-                    lines = [ast.unparse(node) for node in ast.parse(code).body]
-                    if case["hidden"] and any(json.dumps(line)[1:-1] in student
-                                              for line in lines if "assert" in line):
-                        leaks.append(f"{item}: {lines[0]}")
+            cases = [case for suite in namespace["test"]["suites"] for case in suite["cases"]]
+            public = {s for case in cases if not case["hidden"] for s in _statements(case["code"])}
+            for case in cases:
+                for statement in _statements(case["code"]) if case["hidden"] else []:
+                    if statement not in public and json.dumps(statement)[1:-1] in student:
+                        leaks.append(f"{item}: {statement}")
     return leaks

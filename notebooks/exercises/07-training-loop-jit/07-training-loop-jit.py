@@ -33,7 +33,10 @@ def loss(params, x, y):
     w, b = params
     return jnp.mean((x @ w + b - y) ** 2)
 
-params0 = (jnp.zeros(2), jnp.array(0.0))
+# jnp.zeros(()) rather than jnp.array(0.0): a Python scalar gives a *weakly typed* array, and
+# update's result is strongly typed, so the second call would see a new signature and
+# compile again (try it: update.explain_misses() says so).
+params0 = (jnp.zeros(2), jnp.zeros(()))
 LR = 0.1
 
 # %% [raw]
