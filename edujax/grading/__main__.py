@@ -7,6 +7,8 @@
     python -m edujax.grading selftest [EXERCISES...]
         every assignment: the solution gets full marks, the student notebook 0, each typical
         wrong answer its intended score and feedback; ends with "N passed, N failed"
+    python -m edujax.grading inside OUT [--solution]
+        a copy of edujax with pieces removed for the student to write (pytest -m task_N)
 
 EXERCISES are exercise folders or folders of them (default: notebooks/exercises).
 They need otter-grader: pip install "edujax[grading]".
@@ -112,6 +114,17 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_inside(args: argparse.Namespace) -> int:
+    from edujax.grading.inside import make_student_copy
+
+    tasks = make_student_copy(args.tasks, args.out, solution=args.solution)
+    what = "nothing removed (the solution)" if args.solution else "removed: " + ", ".join(
+        f"task {t.number} ({t.title})" for t in tasks)
+    print(f"{args.out}: edujax and its task tests; {what}")
+    print(f"work on a task with: cd {args.out} && python -m pytest -m task_1")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m edujax.grading",
                                      description="Graded exercises: assign, grade, selftest.")
@@ -137,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
                           help="keep the assigned notebooks here (default: a temporary folder)")
     _add_limits(selftest)
     selftest.set_defaults(run=cmd_selftest)
+
+    inside = commands.add_parser("inside", help="a copy of edujax with pieces to write")
+    inside.add_argument("out", type=Path)
+    inside.add_argument("--tasks", type=Path, default=DEFAULT_EXERCISES / "inside",
+                        help="the folder with tasks.yml and tests/ (default %(default)s)")
+    inside.add_argument("--solution", action="store_true", help="remove nothing")
+    inside.set_defaults(run=cmd_inside)
 
     args = parser.parse_args(argv)
     return args.run(args)
