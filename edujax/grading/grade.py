@@ -43,7 +43,7 @@ def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Li
                on_result: Callable[[SubmissionResult], None] | None = None
                ) -> list[SubmissionResult]:
     """Grade every submission against one autograder; results in the order given."""
-    preload()  # import otter once: every forked grader starts with it loaded
+    preload()  # start the fork server, which imports otter once for every submission
     points = possible_points(autograder)
 
     def grade(path: Path) -> SubmissionResult:
