@@ -51,7 +51,6 @@ CASES = {
                    {"q1", "q2", "q3"}, "graded", "Gradient only defined for scalar-output"),
     # empty
     "empty-student": (STUDENT, {}, {"q1", "q2", "q3"}, "graded", "placeholder `...`"),
-    "empty-student-copy": (STUDENT, {}, {"q1", "q2", "q3"}, "graded", "placeholder `...`"),
     "empty-cells": (STUDENT, {"q1": "", "q2": "", "q3": ""}, {"q1", "q2", "q3"}, "graded",
                     "not defined"),
     # hostile: loops
@@ -59,8 +58,10 @@ CASES = {
                      "KeyboardInterrupt"),
     "loop-in-function": (SOLUTION, {"q2": "def grad_w(w, x, y):\n    while True:\n        pass"},
                          {"q2"}, "graded", "did not finish within 10 s"),
-    "loop-ignoring-interrupts": (SOLUTION, {"q2": "import signal\n"
+    # ... and leaves a process behind that ignores interrupts too: killed with the kernel
+    "loop-ignoring-interrupts": (SOLUTION, {"q2": "import signal, subprocess\n"
                                                   "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                                                  "subprocess.Popen(['sleep', '313.25'])\n"
                                                   "while True:\n    pass"},
                                  {"q2", "q3"}, "timed out", "took longer than 30 s"),
     # hostile: raising and exiting
@@ -80,6 +81,11 @@ CASES = {
                     {"q2"}, "graded", "MemoryError"),
     "memory-array": (SOLUTION, {"q2": "import numpy as np\nbig = np.ones(10**11)"},
                      {"q2"}, "graded", "MemoryError"),
+    "leaves-a-process": (SOLUTION, {"q2": "import signal, subprocess\n"
+                                           "subprocess.Popen(['sleep', '313.25'], preexec_fn="
+                                           "lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))\n"
+                                           + GOOD_GRAD_W},
+                         set(), "graded", ""),
     "megabytes-of-output": (SOLUTION, {"q2": "print('x' * 5_000_000)\n" + GOOD_GRAD_W},
                             set(), "graded", ""),
     # hostile: the tests
@@ -136,6 +142,17 @@ def test_thirty_submissions_one_csv_within_the_time_limit(batch):
     assert len(CASES) == 30 and len(rows) == 30
     assert elapsed < BATCH_LIMIT_S, f"the batch took {elapsed:.0f} s"
     assert set(rows) == {p.name for p in paths.values()}
+
+
+def test_nothing_the_notebooks_started_survives(batch):
+    leftovers = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"313.25" in cmdline.read_bytes():
+                leftovers.append(cmdline.parent.name)
+        except OSError:
+            pass
+    assert not leftovers, f"processes started by a notebook still run: {leftovers}"
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -26,6 +26,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -177,7 +178,6 @@ def _execute(nb: Any, workdir: Path, limits: Limits) -> Any:
         stop_server()
         # The executed notebook, outputs and all: what the teacher opens to see why.
         nbformat.write(nb, workdir / "executed.ipynb")
-    import pickle
     with open(results_path, "rb") as f:
         return pickle.load(f), nb
 
@@ -250,16 +250,32 @@ def _write_result(workdir: Path, result: SubmissionResult) -> None:
 
 
 # ------------------------------------------------------------------ in the parent
-def _kill(workdir: Path, process: multiprocessing.Process) -> None:
-    """Stop the kernel (its own session, by pid) and the child's whole process group."""
+def _ours(pid: int) -> bool:
+    """Is ``pid`` still our grading kernel, or gone? (Never signal a recycled pid.)"""
     try:
-        os.kill(int((workdir / "kernel.pid").read_text()), signal.SIGKILL)
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"edujax.grading.kernel" in f.read()
+    except FileNotFoundError:
+        return True  # exited (or no /proc): its process group may still hold its children
+    except OSError:
+        return False
+
+
+def _kill(workdir: Path, process: multiprocessing.Process) -> None:
+    """Stop the child's process group, and the kernel's: the kernel leads a session of its
+    own (jupyter_client starts it so), with whatever the notebook started under it."""
+    groups = [process.pid]
+    try:
+        kernel = int((workdir / "kernel.pid").read_text())
+        if _ours(kernel):
+            groups.append(kernel)
     except (OSError, ValueError):
         pass
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except OSError:
-        pass
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass  # already gone
     process.join(5)
 
 
@@ -330,7 +346,7 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
         process.start()
         process.join(limits.timeout)
         timed_out = process.is_alive()
-        _kill(workdir, process)  # also stops a kernel left behind by a normal finish
+        _kill(workdir, process)  # also what the notebook left running after a normal finish
         if (workdir / "result.json").exists():
             result = SubmissionResult.from_json((workdir / "result.json").read_text())
             return _fill_missing(result, points)
