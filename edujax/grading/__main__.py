@@ -36,7 +36,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _add_limits(parser: argparse.ArgumentParser) -> None:
     defaults = Limits()
     parser.add_argument("--jobs", "-j", type=int, default=None,
-                        help="submissions graded at once (default: 2 on a small machine)")
+                        help="submissions graded at once (default: cores + 1, at most 4)")
     parser.add_argument("--timeout", type=float, default=defaults.timeout,
                         help="seconds for one whole submission (default %(default)s)")
     parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
@@ -67,7 +67,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         print(f"{result.total:g}/{result.possible:g}  {result.submission}{note}", flush=True)
 
     results = grade_many(submissions, autograder, limits=_limits(args), jobs=args.jobs,
-                         on_result=report)
+                         keep=args.keep, on_result=report)
     write_csv(results, args.csv)
     print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
           f"-> {args.csv}")
@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--assignment", type=Path, help="a folder that `assign` wrote")
     which.add_argument("--autograder", type=Path, help="an autograder zip")
     grade.add_argument("--csv", type=Path, required=True)
+    grade.add_argument("--keep", type=Path, default=None,
+                       help="save each executed notebook (outputs and all) in this folder")
     _add_limits(grade)
     grade.set_defaults(run=cmd_grade)
 

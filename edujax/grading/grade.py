@@ -34,20 +34,24 @@ def find_submissions(paths: Iterable[Path]) -> list[Path]:
 
 
 def default_jobs() -> int:
-    """Two at a time on a small machine, at most half the cores on a big one."""
-    return max(1, min(4, (os.cpu_count() or 2) // 2, len(os.sched_getaffinity(0))))
+    """One more than the cores, at most 4: a grading spends much of its time waiting (for
+    its kernel to start, for messages), so 3 at a time beat 2 on a 2-core machine (measured:
+    16 submissions in 24 s against 29 s)."""
+    return min(4, len(os.sched_getaffinity(0)) + 1)
 
 
 def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Limits(),
-               jobs: int | None = None,
+               jobs: int | None = None, keep: Path | None = None,
                on_result: Callable[[SubmissionResult], None] | None = None
                ) -> list[SubmissionResult]:
-    """Grade every submission against one autograder; results in the order given."""
+    """Grade every submission against one autograder; results in the order given.
+
+    ``keep``: a folder for the executed notebooks (see ``grade_submission``)."""
     preload()  # start the fork server, which imports otter once for every submission
     points = possible_points(autograder)
 
     def grade(path: Path) -> SubmissionResult:
-        result = grade_submission(path, autograder, limits, points)
+        result = grade_submission(path, autograder, limits, points, keep)
         if on_result is not None:
             on_result(result)
         return result

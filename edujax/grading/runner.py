@@ -330,11 +330,14 @@ def _noop() -> None:
 
 
 def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits(),
-                     points: dict[str, float] | None = None) -> SubmissionResult:
+                     points: dict[str, float] | None = None,
+                     keep: Path | None = None) -> SubmissionResult:
     """Grade one notebook against one autograder zip. Never raises, never hangs.
 
     ``points`` ({question: possible}, from ``possible_points``) lets a batch read the
     autograder once; it is what a submission that produced no results scores against.
+    ``keep``: a folder where the executed notebook (outputs and all) is saved as
+    ``<submission>.executed.ipynb``, for the teacher who wants to see what happened.
     """
     submission, autograder = Path(submission).resolve(), Path(autograder).resolve()
     points = points if points is not None else possible_points(autograder)
@@ -347,6 +350,9 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
         process.join(limits.timeout)
         timed_out = process.is_alive()
         _kill(workdir, process)  # also what the notebook left running after a normal finish
+        if keep is not None and (workdir / "executed.ipynb").exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            shutil.copy(workdir / "executed.ipynb", keep / f"{submission.stem}.executed.ipynb")
         if (workdir / "result.json").exists():
             result = SubmissionResult.from_json((workdir / "result.json").read_text())
             return _fill_missing(result, points)
