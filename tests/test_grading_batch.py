@@ -10,6 +10,7 @@ import csv
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from edujax.grading.assign import assign_one
@@ -21,7 +22,7 @@ EXERCISE = Path(__file__).parent.parent / "notebooks" / "exercises" / "01-grad-a
 # Small limits keep the test short: a cell may run 12 s (the tests' own per-call limit
 # is 10 s), a whole submission 30 s.
 LIMITS = Limits(timeout=30, cell_timeout=12, memory_mb=1500, cpu_seconds=120)
-BATCH_LIMIT_S = 240  # for all 30, two at a time, on a loaded 2-core machine
+BATCH_LIMIT_S = 240  # for all 30, three at a time, on a loaded 2-core machine
 
 GOOD_GRAD_W = "def grad_w(w, x, y):\n    return jax.grad(loss)(w, x, y)"
 
@@ -129,19 +130,27 @@ def batch(tmp_path_factory):
     folder.mkdir()
     paths = {name: build(name, case, assignment, folder) for name, case in CASES.items()}
     start = time.perf_counter()
-    results = grade_many(list(paths.values()), assignment.autograder, limits=LIMITS, jobs=2)
+    results = grade_many(list(paths.values()), assignment.autograder, limits=LIMITS, jobs=3,
+                         keep=tmp / "executed")
     elapsed = time.perf_counter() - start
     write_csv(results, tmp / "grades.csv")
     with open(tmp / "grades.csv", newline="") as f:
         rows = {Path(row["submission"]).name: row for row in csv.DictReader(f)}
-    return assignment, paths, rows, elapsed
+    return assignment, paths, rows, elapsed, tmp / "executed"
 
 
 def test_thirty_submissions_one_csv_within_the_time_limit(batch):
-    _, paths, rows, elapsed = batch
+    _, paths, rows, elapsed, _ = batch
     assert len(CASES) == 30 and len(rows) == 30
     assert elapsed < BATCH_LIMIT_S, f"the batch took {elapsed:.0f} s"
     assert set(rows) == {p.name for p in paths.values()}
+
+
+def test_executed_notebooks_are_kept_for_the_teacher(batch):
+    *_, executed = batch
+    nb = nbformat.read(executed / "correct-with-prints.executed.ipynb", as_version=4)
+    outputs = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert any("hello" in text for text in outputs)
 
 
 def test_nothing_the_notebooks_started_survives(batch):
@@ -157,7 +166,7 @@ def test_nothing_the_notebooks_started_survives(batch):
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_submission_scores_what_it_earned(batch, name):
-    assignment, paths, rows, _ = batch
+    assignment, paths, rows, _, _ = batch
     _, _, zero, status, phrase = CASES[name]
     row = rows[paths[name].name]
     points = possible_points(assignment.autograder)
