@@ -1,6 +1,10 @@
 """The teacher's tools that need no kernel: masters in percent format, feedback lines
 from otter's doctest transcripts, answer cells, the CSV."""
 import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import nbformat
 
@@ -127,3 +131,20 @@ def test_csv_has_one_row_per_submission_and_a_column_per_question(tmp_path):
     assert [r["total"] for r in rows] == ["2.5", "0"]
     assert rows[0]["q2"] == "0.5" and rows[0]["feedback"] == "q2: GradingError: shape"
     assert rows[1]["status"] == "timed out" and rows[1]["message"] == "took too long"
+
+
+def test_the_checks_need_neither_otter_nor_ipython():
+    # pytest users of edujax.grading may have neither; only the teacher's commands need otter
+    code = ("import sys\n"
+            "for m in ('otter', 'nbformat', 'yaml', 'nbconvert', 'IPython', 'ipykernel'):\n"
+            "    sys.modules[m] = None\n"
+            "import edujax.grading as g, edujax.numpy as jnp\n"
+            "def relu(x):\n"
+            "    return x if x > 0 else 0.0\n"
+            "assert 'TracerBoolConversionError' in g.check_jittable(relu, 1.0).explanation\n"
+            "assert not g.check_close(jnp.ones(2), jnp.zeros(2))\n"
+            "import edujax.grading.__main__, edujax.grading.runner, edujax.grading.inside\n")
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(root)),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr

@@ -16,7 +16,6 @@ from typing import Any, Callable, Sequence
 
 from edujax import api, errors
 from edujax.grading.verdict import PASSED, Verdict, failed
-from edujax.kernel.hints import hint_for
 
 _EDUJAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,6 +34,19 @@ def student_line(error: BaseException) -> str:
     frame = frames[-1]
     code = f": {frame.line.strip()}" if frame.line else ""
     return f" (at {os.path.basename(frame.filename)}:{frame.lineno}{code})"
+
+
+def hint_for(error: BaseException):
+    """The kernel's "what happened / why / fix" hint for this error, if there is one.
+
+    Imported when needed: the ``edujax.kernel`` package loads IPython, which plain pytest
+    runs of these checks may not have; without it the explanation simply has no hint.
+    """
+    try:
+        from edujax.kernel.hints import hint_for as kernel_hint_for
+    except ImportError:
+        return None
+    return kernel_hint_for(error)
 
 
 def explain_tracing_error(error: BaseException) -> str:
