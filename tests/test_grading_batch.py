@@ -15,7 +15,7 @@ import pytest
 
 from edujax.grading.assign import assign_one
 from edujax.grading.grade import grade_many, write_csv
-from edujax.grading.runner import Limits, possible_points
+from edujax.grading.runner import Limits, grade_submission, possible_points
 from edujax.grading.selftest import wrong_notebook
 
 EXERCISE = Path(__file__).parent.parent / "notebooks" / "exercises" / "01-grad-argnums"
@@ -177,3 +177,11 @@ def test_each_submission_scores_what_it_earned(batch, name):
     assert float(row["possible"]) == sum(points.values())
     assert phrase in row["message"] + row["feedback"], row
     assert len(row["feedback"]) < 2000  # megabytes of output never reach the CSV
+
+
+def test_a_notebook_of_another_assignment_is_refused(batch, tmp_path):
+    assignment, *_ = batch
+    other = assign_one(EXERCISE.parent / "09-reading-jaxprs", tmp_path / "dist")
+    result = grade_submission(other.solution, assignment.autograder, LIMITS)
+    assert result.status == "wrong assignment" and result.total == 0
+    assert "belongs to assignment '09-reading-jaxprs', not '01-grad-argnums'" in result.message

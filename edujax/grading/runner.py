@@ -55,7 +55,7 @@ class SubmissionResult(NamedTuple):
     submission: str
     questions: list[QuestionResult]
     status: str        # "graded", or what went wrong: "timed out", "kernel died", "incomplete",
-                       # "tests modified", "not gradable", "error"
+                       # "tests modified", "not gradable", "wrong assignment", "error"
     message: str = ""  # what happened, for the teacher and the student, when not "graded"
 
     @property
@@ -105,6 +105,15 @@ def changed_tests(folder: Path, hashes: dict[str, str]) -> list[str]:
         if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
             changed.append(item)
     return changed
+
+
+def assignment_name(autograder: Path) -> str | None:
+    """The assignment's name, as otter assign wrote it into the autograder's config."""
+    with zipfile.ZipFile(autograder) as archive:
+        try:
+            return json.loads(archive.read("otter_config.json")).get("assignment_name")
+        except (KeyError, ValueError):
+            return None
 
 
 def possible_points(autograder: Path) -> dict[str, float]:
@@ -218,6 +227,13 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
         _write_result(workdir, SubmissionResult(
             str(submission), _partial(workdir, points), "not gradable",
             shorten(f"not a readable notebook: {error}", 300)))
+        return
+    expected, found = assignment_name(autograder), nb.metadata.get("otter", {}).get(
+        "assignment_name")
+    if expected and found and expected != found:
+        _write_result(workdir, SubmissionResult(
+            str(submission), _partial(workdir, points), "wrong assignment",
+            f"this notebook belongs to assignment {found!r}, not {expected!r}"))
         return
     # otter's first cell opens the notebook by name (grader = otter.Notebook("hw.ipynb")):
     # put the submission there under that name, whatever the student called the file.
