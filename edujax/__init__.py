@@ -15,7 +15,7 @@ from edujax.api import (ShapeDtypeStruct, block_until_ready, device_get, device_
                         make_jaxpr)
 from edujax.array import Array  # noqa: F401
 from edujax.config import config  # noqa: F401
-from edujax.jit import jit  # noqa: F401
+from edujax.jit import clear_caches, jit  # noqa: F401
 from edujax.vmap import vmap  # noqa: F401
 from edujax.pmap import pmap  # noqa: F401
 from edujax.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401

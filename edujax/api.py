@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, devices, dtypes
 from edujax.array import Array
-from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
+from edujax.interpreters.partial_eval import (DebugInfo, cached_per_function, func_name,
+                                              func_source, trace_to_jaxpr)
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
                               tree_map, tree_unflatten)
 
@@ -61,15 +63,27 @@ def _split_static(args: tuple, static_argnums: Sequence[int]) -> tuple[tuple, Ca
     return dynamic, rebuild
 
 
+def _param_names(fun: Callable) -> tuple[str, ...]:
+    try:
+        return tuple(p.name for p in inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+
+
+_params_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # see partial_eval.py
+# Types that are always one pytree leaf (never registered as pytree nodes).
+_LEAF_TYPES = {Array, np.ndarray, float, int, bool, complex}
+
+
 def _leaf_names(fun: Callable, dynamic: tuple, kwargs: dict, static_argnums: Sequence[int],
                 nargs: int) -> tuple[str, ...]:
     """A readable name for each flat argument leaf (``x``, ``p['w']``), for error messages."""
-    try:
-        params = [p.name for p in inspect.signature(fun).parameters.values()]
-    except (TypeError, ValueError):
-        params = []
+    params = cached_per_function(_params_cache, fun, _param_names)
     static = {i % nargs for i in static_argnums} if nargs else set()
     positions = [i for i in range(nargs) if i not in static]
+    if not kwargs and all(type(a) in _LEAF_TYPES for a in dynamic):
+        # The common case, arrays as arguments: one leaf each, named after its parameter.
+        return tuple(params[i] if i < len(params) else f"args[{i}]" for i in positions)
     names = []
     for path, _ in tree_flatten_with_path((dynamic, kwargs))[0]:
         if path[0].idx == 0:
@@ -139,21 +153,19 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
             weak = type(leaf) in dtypes.python_scalar_types and type(leaf) is not bool
             value = value.astype(dtypes.canonicalize_dtype(value.dtype))
         if on_gpu:
-            from edujax.backends.numba_cuda.array import device_put_gpu
-            return device_put_gpu(value, weak)
+            return devices.gpu_platform["put"](value, weak)
         return Array(value, weak)
     return tree_map(put, x)
 
 
 def _wants_gpu(device: Any) -> bool:
     """Is ``device`` (a Device, a platform name, or None for the default) a GPU?"""
-    from edujax.devices import GPU_NAMES, default_backend, gpu_devices
     if device is None:
-        platform = default_backend()
+        platform = devices.default_backend()
     else:
         platform = device if isinstance(device, str) else getattr(device, "platform", "cpu")
-    if platform in GPU_NAMES:
-        gpu_devices()  # a clear error without numba-cuda or a GPU
+    if platform in devices.GPU_NAMES:
+        devices.gpu_devices()  # a clear error without numba-cuda or a GPU
         return True
     return False
 

@@ -8,12 +8,18 @@ to Array and to Tracer alike, so traced code reads exactly like eager code.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from edujax import core
+from edujax.abstract_arrays import ShapedArray
 from edujax.devices import cpu_device
+
+
+# Printers for Arrays whose dtype kind NumPy cannot print the JAX way. prng.py, above this
+# module, registers how keys print under "V" (the kind of its record dtype): the lower layer owns
+# the table and the upper one fills it, so this module never imports prng.
+repr_rules: dict[str, Callable[[Any], str]] = {}
 
 
 def immutable_error() -> TypeError:
@@ -40,11 +46,11 @@ class ArrayImpl:
 
     # -- what tracing needs to know ------------------------------------------------
     @property
-    def aval(self) -> core.ShapedArray:
+    def aval(self) -> ShapedArray:
         aval = self._aval
         if aval is None:
             v = self._value
-            aval = self._aval = core.ShapedArray(v.shape, v.dtype, self._weak_type)
+            aval = self._aval = ShapedArray(v.shape, v.dtype, self._weak_type)
         return aval
 
     shape = property(lambda self: self._value.shape)
@@ -135,9 +141,9 @@ class ArrayImpl:
 
     # -- printing --------------------------------------------------------------------
     def __repr__(self) -> str:
-        if self._value.dtype.kind == "V":  # PRNG keys (from jit or vmap) print as keys
-            from edujax.prng import PRNGKeyArray
-            return PRNGKeyArray.__repr__(self)
+        rule = repr_rules.get(self._value.dtype.kind)
+        if rule is not None:  # PRNG keys (from jit or vmap) print as keys
+            return rule(self)
         prefix = "Array("
         dtype_str = f"dtype={self.dtype.name}"
         if self._weak_type:

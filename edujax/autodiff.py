@@ -8,9 +8,15 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from edujax import core, lax
+from edujax import numpy as jnp
 from edujax.interpreters import ad
-from edujax.tree_util import tree_flatten, tree_map, tree_structure, tree_unflatten
+from edujax.jaxpr import eval_jaxpr
+from edujax.tree_util import (tree_flatten, tree_map, tree_structure, tree_transpose,
+                              tree_unflatten)
+from edujax.vmap import vmap
 
 
 class _Flat:
@@ -85,7 +91,6 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     out, aux = flat_fun.split(outs)
 
     def f_jvp(*tangents):
-        from edujax.jaxpr import eval_jaxpr
         flat_t, _ = tree_flatten(tangents)
         touts = eval_jaxpr(linear.jaxpr, linear.consts, *flat_t)
         return tree_unflatten(flat_fun.out_tree, touts[:flat_fun.num_out])
@@ -209,9 +214,7 @@ def _std_basis(tree: Any) -> Any:
     Leaf ``x`` gets an array of shape ``(N, *x.shape)``, N being the total number of
     scalars in the tree; vmapping over the leading axis feeds one basis vector per example.
     """
-    import numpy as np
 
-    from edujax import numpy as jnp
     leaves, treedef = tree_flatten(tree)
     sizes = [int(np.prod(core.get_aval(x).shape)) for x in leaves]
     total = sum(sizes)
@@ -227,9 +230,7 @@ def _std_basis(tree: Any) -> Any:
 
 def _split_last_axis(arr: Any, pieces: list) -> list:
     """Split ``arr``'s last axis into the sizes of ``pieces`` and reshape to their shapes."""
-    import numpy as np
 
-    from edujax import numpy as jnp
     out, start = [], 0
     lead = arr.shape[:-1]
     for x in pieces:
@@ -243,7 +244,6 @@ def _split_last_axis(arr: Any, pieces: list) -> list:
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
     """The Jacobian by forward mode: ``vmap`` a JVP over the standard basis of the input."""
-    from edujax.vmap import vmap
 
     def jacfun(*args):
         f_partial, diff = _argnums_partial(fun, argnums, args)
@@ -264,9 +264,6 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, allow_int: bool = False) -> Callable:
     """The Jacobian by reverse mode: ``vmap`` the VJP over the standard basis of the output."""
-    from edujax import numpy as jnp
-    from edujax.tree_util import tree_transpose
-    from edujax.vmap import vmap
 
     def jacfun(*args):
         f_partial, diff = _argnums_partial(fun, argnums, args)

@@ -23,71 +23,15 @@ from typing import Any, Callable
 import numpy as np
 
 from edujax import dtypes
-from edujax.errors import (TracerArrayConversionError, TracerBoolConversionError,
-                           TracerIntegerConversionError, UnexpectedTracerError)
+# ShapedArray lives in abstract_arrays.py (below array.py, which needs it); JAX's core exports it
+# too, and so do we: ``core.ShapedArray`` is how the rest of edujax names it.
+from edujax.abstract_arrays import ShapedArray, dtype_name, short_dtype_name  # noqa: F401
+from edujax.array import Array, immutable_error
+from edujax.errors import (ConcretizationTypeError, TracerArrayConversionError,
+                           TracerBoolConversionError, TracerIntegerConversionError,
+                           UnexpectedTracerError)
 
 # ------------------------------------------------------------------ abstract values
-
-
-class ShapedArray:
-    """What a tracer knows about its value: shape, dtype and weak_type, not the numbers."""
-
-    __slots__ = ("shape", "dtype", "weak_type")
-    array_abstraction_level = 1
-
-    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
-        self.weak_type = bool(weak_type)
-
-    @classmethod
-    def fast(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:
-        """Build one from values that are already a tuple, a np.dtype and a bool (hot path)."""
-        aval = object.__new__(cls)
-        aval.shape, aval.dtype, aval.weak_type = shape, dtype, weak_type
-        return aval
-
-    ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
-
-    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
-        return ShapedArray(self.shape if shape is None else shape,
-                           self.dtype if dtype is None else dtype,
-                           self.weak_type if weak_type is None else weak_type)
-
-    def strip_weak_type(self) -> ShapedArray:
-        return self.update(weak_type=False) if self.weak_type else self
-
-    def str_short(self, short_dtypes: bool = False) -> str:
-        """``float32[2,3]``, or ``f32[2,3]`` with short dtypes (the jaxpr form)."""
-        name = short_dtype_name(self.dtype) if short_dtypes else dtype_name(self.dtype)
-        return f"{name}[{','.join(map(str, self.shape))}]"
-
-    def __eq__(self, other: object) -> bool:
-        return (type(other) is ShapedArray and self.shape == other.shape
-                and self.dtype == other.dtype and self.weak_type == other.weak_type)
-
-    def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
-
-    def __str__(self) -> str:
-        return ("~" if self.weak_type else "") + self.str_short()  # ~ marks a weak type
-
-    def __repr__(self) -> str:
-        weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.str_short()}{weak})"
-
-
-def dtype_name(dtype: np.dtype) -> str:
-    """``float32``; a record dtype (a PRNG key, ``key<fry>``) goes by its scalar type's name."""
-    return dtype.type.__name__ if dtype.kind == "V" else dtype.name
-
-
-def short_dtype_name(dtype: np.dtype) -> str:
-    if dtype.kind == "V":
-        return dtype_name(dtype)
-    return (dtype.name.replace("float", "f").replace("uint", "u")
-            .replace("int", "i").replace("complex", "c"))
 
 
 def get_aval(x: Any) -> ShapedArray:
@@ -97,7 +41,7 @@ def get_aval(x: Any) -> ShapedArray:
         return aval
     t = type(x)
     if t in dtypes.python_scalar_types:
-        return ShapedArray((), dtypes.default_dtype(t), weak_type=t is not bool)
+        return ShapedArray.fast((), dtypes.default_dtype(t), t is not bool)
     if isinstance(x, (np.ndarray, np.generic)):
         return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype))
     raise TypeError(f"Value {x!r} of type {t} is not a valid JAX type")
@@ -261,11 +205,9 @@ class Tracer:
         return int(self._concrete_or(TracerIntegerConversionError))
 
     def __float__(self) -> float:
-        from edujax.errors import ConcretizationTypeError
         return float(self._concrete_or(ConcretizationTypeError))
 
     def __complex__(self) -> complex:
-        from edujax.errors import ConcretizationTypeError
         return complex(self._concrete_or(ConcretizationTypeError))
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
@@ -285,7 +227,6 @@ class Tracer:
         raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
     def __setitem__(self, idx, value):
-        from edujax.array import immutable_error
         raise immutable_error()
 
     def _error_repr(self) -> str:
@@ -297,6 +238,3 @@ class Tracer:
     def __repr__(self) -> str:
         weak = "~" if self.aval.weak_type else ""
         return f"{type(self).__name__}({weak}{self.aval.str_short()})"
-
-
-from edujax.array import Array  # noqa: E402  (array.py imports this module; it must come last)

@@ -18,13 +18,13 @@ from typing import Any, Callable, Sequence
 
 from edujax import core
 from edujax.api import shaped_abstractify
-from edujax.backends.reference import run_jaxpr
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.vmap import vmap
 
 
 class _NamedRule:
@@ -74,7 +74,6 @@ def _batched_call(args, dims, call_jaxpr):
 
 def _vmapped(fun: Callable) -> Callable:
     """``fun`` (lists in, a tuple of lists out) mapped over the leading axis of every input."""
-    from edujax.vmap import vmap
     return vmap(lambda *lists: tuple(map(list, fun(*map(list, lists)))))
 
 

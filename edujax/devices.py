@@ -8,6 +8,10 @@ backend, ``devices()`` lists the devices of the backend ``jit`` uses: the GPU wh
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
+from edujax.config import config
+
 
 class Device:
     """One compute device. ``platform`` is 'cpu' or 'gpu' (the cuda backend's)."""
@@ -30,28 +34,28 @@ gpu_device = Device("gpu")
 
 GPU_NAMES = ("gpu", "cuda")
 
+# What the GPU platform provides, filled in by the backend that has one (backends/numba_cuda
+# puts its functions here when it is imported; that package sits far above this module):
+#   "check": raise a clear error unless a GPU can be used (numba-cuda missing, no device);
+#   "put":   (NumPy value, weak_type) -> an Array in GPU memory.
+gpu_platform: dict[str, Callable[..., Any]] = {}
+
 
 def _count() -> int:
     """How many CPU devices to simulate (for pmap): EDUJAX_NUM_CPU_DEVICES, default 1."""
-    from edujax.config import config
     return max(1, int(config.read("edujax_num_cpu_devices")))
 
 
 def _platform(backend: str | None) -> str:
     """'gpu' or 'cpu': the platform named, or that of the backend jit uses."""
     if backend is None:
-        from edujax.config import config
         return "gpu" if config.read("edujax_backend") == "cuda" else "cpu"
     return "gpu" if backend in GPU_NAMES else "cpu"
 
 
 def gpu_devices() -> list[Device]:
     """The GPU, when numba-cuda is installed and finds one (a clear error otherwise)."""
-    from edujax.backends.numba_cuda import runtime
-    runtime.cuda()  # raises the install hint when numba-cuda is missing
-    if not runtime.gpu_available():
-        raise RuntimeError("Unknown backend gpu: numba-cuda finds no CUDA GPU "
-                           "(NUMBA_ENABLE_CUDASIM=1 runs kernels on its simulator).")
+    gpu_platform["check"]()
     return [gpu_device]
 
 

@@ -41,7 +41,20 @@ class TypePromotionError(ValueError):
 
 
 def x64_enabled() -> bool:
-    return bool(config.read("jax_enable_x64"))
+    return _x64[0]
+
+
+# The x64 flag is read several times per operation, so it is kept here, refreshed by a config
+# listener whenever it changes (config.update is the only way it can).
+_x64 = [bool(config.read("jax_enable_x64"))]
+
+
+def _refresh_x64(name: str, value: Any) -> None:
+    if name == "jax_enable_x64":
+        _x64[0] = bool(value)
+
+
+config.on_update(_refresh_x64)
 
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
@@ -56,7 +69,11 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
 
 def default_dtype(kind: type) -> np.dtype:
     """The dtype a Python scalar of type ``kind`` becomes (int -> int32 without x64)."""
-    return canonicalize_dtype({bool: bool_, int: int64, float: float64, complex: complex128}[kind])
+    return (_WIDE_DEFAULTS if x64_enabled() else _NARROW_DEFAULTS)[kind]
+
+
+_WIDE_DEFAULTS = {bool: bool_, int: int64, float: float64, complex: complex128}
+_NARROW_DEFAULTS = {t: _NARROW.get(d, d) for t, d in _WIDE_DEFAULTS.items()}
 
 
 def float_dtype() -> np.dtype:

@@ -13,13 +13,16 @@ A jaxpr is a tiny functional program::
 ``eval_jaxpr`` is the interpreter: it binds each equation's primitive in turn,
 so under no transformation it computes with the NumPy reference rules, and
 under a transformation it replays the program through that transformation.
+``run_jaxpr`` is the same walk without tracing: each primitive's NumPy rule on NumPy
+values, the reference backend's interpreter and the rule of call primitives.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from edujax import core
 from edujax.core import Primitive, ShapedArray
 
 
@@ -74,9 +77,13 @@ class Jaxpr:
     out_avals = property(lambda self: [v.aval for v in self.outvars])
     effects = frozenset()
 
+    # How a jaxpr prints. The printer (pretty.py) reads the classes of this module, so it sits
+    # above it and puts itself here when imported: the lower layer owns the slot, the upper one
+    # fills it (``import edujax`` imports pretty.py, so the slot is always filled).
+    printer: Callable[[Jaxpr, int], str]
+
     def pretty_print(self, width: int = 80) -> str:
-        from edujax.pretty import pp_toplevel_jaxpr
-        return pp_toplevel_jaxpr(self, width)
+        return Jaxpr.printer(self, width)
 
     def __str__(self) -> str:
         return self.pretty_print()
@@ -129,6 +136,32 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: list, *args: Any) -> list:
         for var, value in zip(eqn.outvars, outs):
             env[var] = value
     return [read(v) for v in jaxpr.outvars]
+
+
+def to_numpy(x: Any, aval: ShapedArray) -> np.ndarray:
+    value = getattr(x, "_value", None)
+    return value if value is not None else np.asarray(x, dtype=aval.dtype)
+
+
+def run_jaxpr(jaxpr: Jaxpr, consts: list, args: list) -> list:
+    """Evaluate ``jaxpr`` on NumPy values with the primitives' reference rules."""
+    env: dict = {}
+    for var, value in zip(jaxpr.constvars, consts):
+        env[var] = to_numpy(value, var.aval)
+    for var, value in zip(jaxpr.invars, args):
+        env[var] = value
+    impl_rules = core.impl_rules
+    for eqn in jaxpr.eqns:
+        invals = [np.asarray(v.val, v.aval.dtype) if type(v) is Literal else env[v]
+                  for v in eqn.invars]
+        outs = impl_rules[eqn.primitive](*invals, **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = (outs,)
+        for var, value in zip(eqn.outvars, outs):
+            # A rule may hand back a NumPy scalar or a view: pin the dtype the aval promised.
+            env[var] = np.asarray(value, dtype=var.aval.dtype)
+    return [np.asarray(v.val, v.aval.dtype) if type(v) is Literal else env[v]
+            for v in jaxpr.outvars]
 
 
 def jaxpr_as_fun(closed: ClosedJaxpr):

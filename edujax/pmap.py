@@ -21,8 +21,8 @@ import numpy as np
 from edujax import core, devices, dtypes
 from edujax.api import shaped_abstractify
 from edujax.array import Array
-from edujax.backends.reference import run_jaxpr
 from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import run_jaxpr
 from edujax.lax.parallel import Communicator, axis_env
 from edujax.tree_util import tree_flatten, tree_unflatten
 from edujax.vmap import _in_axes_for, _normalize_axis, vmap

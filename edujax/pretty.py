@@ -293,3 +293,6 @@ def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
     docs = [concat(text(f"let {name} = "), pp_jaxpr_skeleton(j, ctx), text(" in"), brk())
             for name, j in shared]
     return format_doc(concat(*docs, pp_jaxpr(jaxpr, ctx)), width)
+
+
+Jaxpr.printer = pp_toplevel_jaxpr  # how print(jaxpr) and str(closed_jaxpr) find this printer

@@ -50,12 +50,13 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import array, core, dtypes, lax
+from edujax import numpy as jnp
 from edujax.array import ArrayImpl
-from edujax.backends.reference import run_jaxpr
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import run_jaxpr
 from edujax.lax.registry import broadcasting_shape_rule
 
 uint32 = np.dtype(np.uint32)
@@ -122,14 +123,16 @@ class PRNGKeyArray(ArrayImpl):
 
     def __eq__(self, other: Any) -> Any:
         """Keys are equal when both words are (elementwise, like arrays)."""
-        from edujax import numpy as jnp
-        from edujax.random import key_data
-        return jnp.all(key_data(self) == key_data(other), axis=-1)
+        other, _ = check_prng_key("key_data", other, allow_batched=True)
+        return jnp.all(random_unwrap(self) == random_unwrap(other), axis=-1)
 
     def __ne__(self, other: Any) -> Any:
         return ~(self == other)
 
     __hash__ = None
+
+
+array.repr_rules["V"] = PRNGKeyArray.__repr__  # plain Arrays of keys (from jit, vmap) too
 
 
 def as_key_array(x: Any) -> Any:
@@ -250,7 +253,6 @@ def threefry_2x32(keypair: tuple[Any, Any], count: Any) -> Any:
     The counts are flattened, cut into two halves (padded with a 0 to an even size)
     that play x0 and x1, hashed, and put back together in ``count``'s shape.
     """
-    from edujax import numpy as jnp
     key0, key1 = keypair
     flat = jnp.ravel(count)
     odd = flat.shape[0] % 2
@@ -314,7 +316,6 @@ def _hash_counters(words: Any, shape: tuple[int, ...]) -> tuple[Any, Any]:
 
 def threefry_seed(seed: Any) -> Any:
     """Key words from an integer seed: (high 32 bits, low 32 bits) of the seed."""
-    from edujax import numpy as jnp
     if not np.issubdtype(core.get_aval(seed).dtype, np.integer):
         raise TypeError(f"PRNG key seed must be an integer; got {seed!r}")
     convert = lambda k: lax.expand_dims(lax.convert_element_type(k, uint32), [np.ndim(k)])  # noqa: E731
@@ -510,3 +511,27 @@ def random_fold_in(keys: Any, msgs: Any) -> Any:
 
 def random_bits(keys: Any, bit_width: int, shape: Sequence[int]) -> Any:
     return random_bits_p.bind(keys, bit_width=int(bit_width), shape=tuple(int(d) for d in shape))
+
+
+# ---------------------------------------------------------------- checking key arguments
+def is_arraylike(x: Any) -> bool:
+    return isinstance(x, (ArrayImpl, core.Tracer, np.ndarray, np.generic)) or np.isscalar(x)
+
+
+def is_typed_key(x: Any) -> bool:
+    aval = getattr(x, "aval", None)
+    return is_key_dtype(aval.dtype if aval is not None else getattr(x, "dtype", None))
+
+
+def check_prng_key(name: str, key: Any, *, allow_batched: bool = False) -> tuple[Any, bool]:
+    """A typed key for ``key``, and whether it had to be wrapped from raw uint32 data."""
+    if is_typed_key(key):
+        typed, wrapped = key, False
+    elif is_arraylike(key):
+        typed, wrapped = random_wrap(key), True
+    else:
+        raise TypeError(f"unexpected PRNG key type {type(key)}")
+    if not allow_batched and np.ndim(typed):
+        raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
+                         f"{np.shape(key)} != (). Use jax.vmap for batching.")
+    return typed, wrapped

@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from edujax import autodiff
+from edujax import numpy as jnp
 from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
@@ -28,7 +29,6 @@ def _random_like(tree: Any, rng: np.random.Generator) -> Any:
 
 def _add(tree: Any, other: Any, scale: float) -> Any:
     """``tree + scale * other``, as edujax Arrays (the function under test may use .at[])."""
-    from edujax import numpy as jnp
     return tree_map(lambda x, y: jnp.asarray(np.asarray(x) + scale * np.asarray(y)), tree, other)
 
 

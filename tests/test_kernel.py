@@ -8,16 +8,12 @@ on the IOPub channel (streams, results, displays, errors), exactly what JupyterL
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
+from kernel_client import Kernel, Reply, install_kernel, kernel_specs
 from seed_compare import SEEDS_DIR, SUBMODULES, compare, record
 
 EXPECTED = json.loads(record.EXPECTED_PATH.read_text(encoding="utf-8"))
@@ -29,55 +25,8 @@ TIMEOUT = 300  # seconds for one cell (the seeds' largest matmuls take a few)
 def kernel_prefix(tmp_path_factory):
     """Install the kernelspec the way the README says, into a temporary prefix."""
     prefix = tmp_path_factory.mktemp("jupyter-prefix")
-    done = subprocess.run([sys.executable, "-m", "edujax.kernel", "install", "--prefix",
-                           str(prefix)], capture_output=True, text=True, check=True)
-    assert "Installed the edujax kernelspec" in done.stdout
+    assert "Installed the edujax kernelspec" in install_kernel(prefix)
     return prefix
-
-
-@dataclass
-class Reply:
-    """What one executed cell showed (the parts a notebook displays)."""
-    status: str
-    stdout: str = ""
-    stderr: str = ""
-    result: dict = field(default_factory=dict)          # execute_result data by MIME type
-    displays: list = field(default_factory=list)        # display_data bundles
-    error: dict | None = None                           # ename, evalue, traceback
-
-
-class Kernel:
-    """A running edujax kernel and a client connected to it."""
-
-    def __init__(self, prefix, env: dict | None = None):
-        specs = KernelSpecManager(kernel_dirs=[str(prefix / "share" / "jupyter" / "kernels")])
-        self.manager = KernelManager(kernel_name="edujax", kernel_spec_manager=specs)
-        kernel_env = {**os.environ, "MPLBACKEND": "Agg", **(env or {})}
-        self.manager.start_kernel(env=kernel_env)
-        self.client = self.manager.client()
-        self.client.start_channels()
-        self.client.wait_for_ready(timeout=120)
-
-    def execute(self, code: str) -> Reply:
-        messages = []
-        reply = self.client.execute_interactive(code, output_hook=messages.append,
-                                                timeout=TIMEOUT)
-        out = Reply(reply["content"]["status"])
-        for msg in messages:
-            kind, content = msg["msg_type"], msg["content"]
-            if kind == "stream":
-                setattr(out, content["name"], getattr(out, content["name"]) + content["text"])
-            elif kind == "execute_result":
-                out.result = content["data"]
-            elif kind == "display_data":
-                out.displays.append(content["data"])
-            elif kind == "error":
-                out.error = content
-        return out
-
-    def close(self) -> None:
-        self.client.stop_channels()
-        self.manager.shutdown_kernel(now=True)
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +37,7 @@ def kernel(kernel_prefix):
 
 
 def test_kernelspec_starts_this_package_as_edujax(kernel_prefix):
-    spec = KernelSpecManager(
-        kernel_dirs=[str(kernel_prefix / "share/jupyter/kernels")]).get_kernel_spec("edujax")
+    spec = kernel_specs(kernel_prefix).get_kernel_spec("edujax")
     assert spec.display_name == "EduJAX (Python 3)"
     assert spec.language == "python"
     assert spec.argv[1:3] == ["-m", "edujax.kernel"] and "{connection_file}" in spec.argv

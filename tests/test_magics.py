@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magics.execution import TimeitResult
 
 import edujax
-from edujax.magics.jittime import FirstCall, JitTimeResult, report_lines
+from edujax.timing import FirstCall, JitTimeResult, report_lines
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -193,16 +193,6 @@ def test_jaxpr_compiled_shows_generated_numba_source(shell, capsys, monkeypatch)
         edujax.config.update("edujax_backend", "reference")
     assert "@njit" in out or "njit(" in out
     assert "def run(" in out
-
-
-def test_jaxpr_graph_shows_a_view_or_says_why_not(shell, capsys):
-    _, out, err = run(shell, capsys, "jaxpr --graph f(x)")
-    assert "Traceback" not in out + err
-    try:
-        import edujax.viz  # noqa: F401
-    except ImportError:
-        assert "not available yet" in out
-        assert _expected_jaxpr(shell, "f", "x") in out
 
 
 # ------------------------------------------------------------------------- %jittime

@@ -7,12 +7,15 @@ it runs (for Numba: the generated Python source) and a ``tier`` label.
 
 The backend is chosen with ``edujax.config.update("edujax_backend", name)`` or the
 ``EDUJAX_BACKEND`` environment variable. ``reference`` (an interpreter over NumPy)
-always exists; the Numba backends register themselves when they are available.
+always exists; the Numba backends are registered below too, and import Numba only when
+first used.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from edujax.backends import numba_cpu, numba_cuda
+from edujax.backends.reference import ReferenceBackend
 from edujax.config import config
 from edujax.jaxpr import ClosedJaxpr
 
@@ -50,11 +53,6 @@ def get_backend(name: str | None = None) -> Backend:
     return _instances[name]
 
 
-def _reference() -> Backend:
-    from edujax.backends.reference import ReferenceBackend
-    return ReferenceBackend()
-
-
-register_backend("reference", _reference)
-import edujax.backends.numba_cpu  # noqa: E402,F401  registers "numba"; Numba is imported on first use
-import edujax.backends.numba_cuda  # noqa: E402,F401  registers "cuda" (numba-cuda, optional)
+register_backend("reference", ReferenceBackend)
+register_backend("numba", numba_cpu.make_backend)  # Numba is imported when it is first used
+register_backend("cuda", numba_cuda.make_backend)  # numba-cuda (optional) too

@@ -11,33 +11,7 @@ from typing import Any
 import numpy as np
 
 from edujax import core
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal
-
-
-def to_numpy(x: Any, aval: core.ShapedArray) -> np.ndarray:
-    value = getattr(x, "_value", None)
-    return value if value is not None else np.asarray(x, dtype=aval.dtype)
-
-
-def run_jaxpr(jaxpr: Jaxpr, consts: list, args: list) -> list:
-    """Evaluate ``jaxpr`` on NumPy values with the primitives' reference rules."""
-    env: dict = {}
-    for var, value in zip(jaxpr.constvars, consts):
-        env[var] = to_numpy(value, var.aval)
-    for var, value in zip(jaxpr.invars, args):
-        env[var] = value
-    impl_rules = core.impl_rules
-    for eqn in jaxpr.eqns:
-        invals = [np.asarray(v.val, v.aval.dtype) if type(v) is Literal else env[v]
-                  for v in eqn.invars]
-        outs = impl_rules[eqn.primitive](*invals, **eqn.params)
-        if not eqn.primitive.multiple_results:
-            outs = (outs,)
-        for var, value in zip(eqn.outvars, outs):
-            # A rule may hand back a NumPy scalar or a view: pin the dtype the aval promised.
-            env[var] = np.asarray(value, dtype=var.aval.dtype)
-    return [np.asarray(v.val, v.aval.dtype) if type(v) is Literal else env[v]
-            for v in jaxpr.outvars]
+from edujax.jaxpr import ClosedJaxpr, Literal, to_numpy
 
 
 class ReferenceExecutable:

@@ -23,8 +23,9 @@ from typing import Any, Callable
 
 from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
-from edujax.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal
+from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
+from edujax.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer, trace_to_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 
 # Rule tables, filled in by the primitive modules (edujax/lax/*):
 #   jvp_rules[p](primals, tangents, **params) -> (primal_out, tangent_out)
@@ -67,11 +68,6 @@ def is_differentiable(aval: ShapedArray) -> bool:
     return aval.dtype.kind in "fc"
 
 
-def zeros_like_aval(aval: ShapedArray) -> Any:
-    from edujax import lax
-    return lax.full(aval.shape, 0, aval.dtype)
-
-
 def instantiate_zeros(t: Any) -> Any:
     return zeros_like_aval(t.aval) if type(t) is Zero else t
 
@@ -82,7 +78,6 @@ def add_tangents(x: Any, y: Any) -> Any:
         return y
     if type(y) is Zero:
         return x
-    from edujax.interpreters.ad_util import add_any_p
     return add_any_p.bind(x, y)
 
 
@@ -358,6 +353,11 @@ def vjp_flat(fun: Callable, primals: list) -> tuple[list, Callable]:
     return primals_out, pullback
 
 
+# ------------------------------------------------------------------ add_any (ad_util.py)
+jvp_rules[add_any_p] = lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents))
+transpose_rules[add_any_p] = lambda ct, x, y: [ct, ct]
+
+
 # ------------------------------------------------------------------ jaxpr-level helpers
 def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
     """A jaxpr computing (primals, tangents) from (primals, nonzero tangents).
@@ -365,8 +365,6 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: list[bool]) -> tuple[ClosedJaxpr, l
     Used by the JVP rules of primitives that carry jaxprs (jit, cond, scan...).
     Returns the new jaxpr and which output tangents are nonzero.
     """
-    from edujax.interpreters.partial_eval import trace_to_jaxpr
-    from edujax.jaxpr import eval_jaxpr
     avals = closed.in_avals
     tangent_avals = [tangent_aval(a) for a, nz in zip(avals, nonzeros) if nz]
     out_nonzero: list[bool] = []

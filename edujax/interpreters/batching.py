@@ -20,6 +20,9 @@ import numpy as np
 
 from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
+from edujax.interpreters.ad_util import add_any_p
+from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.jaxpr import eval_jaxpr
 
 not_mapped = None  # the batch dimension of a value that is the same for every example
 
@@ -122,13 +125,19 @@ def batch_flat(fun: Callable, args: list, in_dims: list, axis_size: int,
 
 
 # ------------------------------------------------------------------ helpers for rules
+# Moving a batch dimension takes lax's ``transpose``, creating one its ``broadcast_in_dim``, and
+# lining ranks up its ``expand_dims``. lax sits above the interpreters (its primitive blocks fill
+# ``batching_rules``), so instead of being imported it puts those functions in this table when
+# it defines them (edujax/lax/base.py). NB: JAX's batching.py reaches them through ``jax.lax``.
+lax_ops: dict[str, Callable] = {}
+
+
 def moveaxis(x: Any, src: int | None, dst: int) -> Any:
-    from edujax import lax
     if src == dst:
         return x
     perm = [i for i in range(np.ndim(x)) if i != src]
     perm.insert(dst, src)
-    return lax.transpose(x, perm)
+    return lax_ops["transpose"](x, perm)
 
 
 def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:
@@ -140,13 +149,12 @@ def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:
 
 def broadcast(x: Any, size: int, axis: int) -> Any:
     """Give an unbatched ``x`` a batch dimension of ``size`` at ``axis`` (one broadcast_in_dim)."""
-    from edujax.lax.shape import broadcast_in_dim_p
     shape = list(np.shape(x))
     shape.insert(axis, size)
     # Bound directly, as JAX does: its dimensions are NumPy integers, and jaxprs show them so.
     dims = tuple(np.delete(np.arange(len(shape)), axis))
-    return broadcast_in_dim_p.bind(x, shape=tuple(shape), broadcast_dimensions=dims,
-                                   sharding=None)
+    return lax_ops["broadcast_in_dim"](x, shape=tuple(shape), broadcast_dimensions=dims,
+                                       sharding=None)
 
 
 def matchaxis(x: Any, src: int | None, dst: int | None, size: int) -> Any:
@@ -189,10 +197,26 @@ def defbroadcasting(prim: Primitive) -> None:
 
 
 def _scalar_broadcast(ndim: int, x: Any, d: int | None) -> Any:
-    from edujax import lax
     if d is not_mapped or ndim == np.ndim(x):
         return x
-    return lax.expand_dims(x, tuple(range(np.ndim(x), ndim)))
+    return lax_ops["expand_dims"](x, tuple(range(np.ndim(x), ndim)))
+
+
+# ------------------------------------------------------------------ add_any (ad_util.py)
+def _add_any_batched(args, dims):
+    """Both operands of ``add_any`` must have the same shape (it has no size-1 broadcasting,
+    unlike ``add``): an unbatched operand is broadcast to the full batch size."""
+    (x, y), (dx, dy) = args, dims
+    if dx == dy:
+        return add_any_p.bind(x, y), dx
+    if dx is not_mapped:
+        return add_any_p.bind(broadcast(x, y.shape[dy], dy), y), dy
+    if dy is not_mapped:
+        return add_any_p.bind(x, broadcast(y, x.shape[dx], dx)), dx
+    return add_any_p.bind(moveaxis(x, dx, dy), y), dy
+
+
+batching_rules[add_any_p] = _add_any_batched
 
 
 # ------------------------------------------------------------------ jaxpr-level helper
@@ -204,8 +228,6 @@ def batch_jaxpr(closed: Any, axis_size: int, in_dims: list,
     Outputs are moved to dimension 0 (or left unbatched when they are the same for
     every example, unless ``out_dims_wanted`` forces a batch dimension).
     """
-    from edujax.interpreters.partial_eval import trace_to_jaxpr
-    from edujax.jaxpr import eval_jaxpr
     running = _rule_context.trace
     if axis_name is None and running is not None and running.axis_size == axis_size:
         axis_name = running.axis_name

@@ -17,6 +17,7 @@ by reverse-mode autodiff; edujax adds that here when grad arrives.
 from __future__ import annotations
 
 import inspect
+import weakref
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -46,11 +47,34 @@ class DebugInfo(NamedTuple):
 
 def func_source(fun: Callable) -> str:
     """``file:line`` of a function's definition (what JAX prints in its errors)."""
+    return cached_per_function(_source_cache, fun, _func_source)
+
+
+def _func_source(fun: Callable) -> str:
     fun = inspect.unwrap(getattr(fun, "func", fun))  # look through functools.partial
     code = getattr(fun, "__code__", None)
     if code is None:
         return "<unknown>"
     return f"{code.co_filename}:{code.co_firstlineno}"
+
+
+# make_jaxpr and jit ask these questions about the same function every time they trace it,
+# and ``inspect`` takes microseconds to answer, so the answers are kept, weakly: an entry dies
+# with its function. (Something that cannot be weakly referenced is simply asked again.)
+_source_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def cached_per_function(cache: weakref.WeakKeyDictionary, fun: Callable, compute: Callable) -> Any:
+    try:
+        return cache[fun]
+    except (KeyError, TypeError):
+        pass
+    value = compute(fun)
+    try:
+        cache[fun] = value
+    except TypeError:
+        pass
+    return value
 
 
 def func_name(fun: Callable) -> str:

@@ -30,7 +30,7 @@ from edujax.backends import get_backend
 from edujax.config import config
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
-from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of,
+from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               signature_text)
 from edujax.jit.primitive import jit_p
 from edujax.tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -78,15 +78,27 @@ def _leaf_key(x: Any) -> tuple:
 
 
 def _flat_key(args: tuple) -> tuple | None:
-    """(shape, dtype, weak) of each argument when all are Arrays, plus backend and x64."""
-    key = []
+    """Backend and x64, then (shape, dtype, weak) of each argument when all are Arrays."""
+    key = [_mode]
     for a in args:
         if type(a) is not Array:
             return None
         v = a._value
         key.append((v.shape, v.dtype, a._weak_type))
-    key.append((config.read("edujax_backend"), dtypes.x64_enabled()))
     return tuple(key)
+
+
+# (backend, x64) is part of every call's key. It changes only through config.update, so it is
+# kept here and refreshed by a config listener instead of being read twice on every call.
+_mode = (config.read("edujax_backend"), dtypes.x64_enabled())
+
+
+def _refresh_mode(name: str, value: Any) -> None:
+    global _mode
+    _mode = (config.read("edujax_backend"), dtypes.x64_enabled())
+
+
+config.on_update(_refresh_mode)
 
 
 def _leaf_value(x: Any) -> np.ndarray:
@@ -189,7 +201,7 @@ class JitWrapped:
                 cache = self._cache
                 entry = cache.flat.get(flat_key)
                 if entry is not None:  # the fast path: a hit with positional Arrays only
-                    cache.hits += 1
+                    cache.count_hit(entry)
                     cache.entries.move_to_end(entry.key)  # keep the LRU order true
                     return self._run(entry, [a._value for a in args])
         call = _Call(self, args, kwargs)
@@ -202,9 +214,8 @@ class JitWrapped:
         return self._run(entry, list(map(_leaf_value, call.leaves)))
 
     def _run(self, entry: CacheEntry, values: list) -> Any:
-        entry.hits += 1
         if entry.executable is None:
-            self._compile(entry)
+            self._compile_or_discard(entry)
         outs = entry.executable(*values)
         arrays = [Array(o, a.weak_type) if type(o) is np.ndarray and o.dtype == a.dtype
                   else _output_array(o, a) for o, a in zip(outs, entry.out_avals)]
@@ -223,12 +234,15 @@ class JitWrapped:
         cache = self._cache
         entry = cache.lookup(key)
         if entry is not None:
-            cache.hits += 1
             return entry
-        arg_names = self._leaf_names(call)
-        cache.record_miss(key, arg_names)
-        entry = self._trace(call, key, arg_names)
-        cache.insert(entry)
+        with cache.lock:  # one thread traces a new signature; the others wait for it
+            entry = cache.lookup(key)
+            if entry is not None:
+                return entry
+            arg_names = self._leaf_names(call)
+            reason = cache.explain(key, arg_names)
+            entry = self._trace(call, key, arg_names)
+            cache.insert(entry, reason)  # only now: a failed trace leaves nothing behind
         return entry
 
     def _trace(self, call: _Call, key: SignatureKey, arg_names: tuple[str, ...]) -> CacheEntry:
@@ -248,6 +262,18 @@ class JitWrapped:
         entry.hoisted_consts = hoisted
         entry.trace_seconds = time.perf_counter() - start
         return entry
+
+    def _compile_or_discard(self, entry: CacheEntry) -> None:
+        """Compile a new entry; if that is interrupted (Ctrl-C, an error), drop the entry."""
+        cache = self._cache
+        with cache.lock:  # threads: one compiles, the others wait for it
+            if entry.executable is not None:
+                return
+            try:
+                self._compile(entry)
+            except BaseException:
+                cache.discard(entry)
+                raise
 
     def _compile(self, entry: CacheEntry) -> None:
         start = time.perf_counter()
@@ -337,7 +363,9 @@ class Lowered:
 
     def compile(self) -> Compiled:
         if self._entry.executable is None:
-            self._wrapped._compile(self._entry)
+            with self._wrapped._cache.lock:
+                if self._entry.executable is None:
+                    self._wrapped._compile(self._entry)
         return Compiled(self._wrapped, self._entry)
 
 
@@ -368,3 +396,12 @@ def jit(fun: Callable | None = None, *, static_argnums: Any = (), static_argname
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames, donate_argnums=donate_argnums)
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+
+
+def clear_caches() -> None:
+    """Forget every compiled signature of every jitted function (JAX's ``jax.clear_caches``).
+
+    The next call of each jitted function traces and compiles again. Numba's kernels on
+    disk are kept (``python -m edujax.cache clear`` removes those).
+    """
+    clear_all()

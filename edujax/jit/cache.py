@@ -12,10 +12,21 @@ Caches are found through a weak reference to the function, so when a function is
 freed its entries go with it, and a new function that happens to get the same
 ``id`` can never see them. Every miss is explained in words
 (``explain_misses()``), by comparing the new key with the closest cached one.
+
+What ``cache_info()`` counts, exactly (as ``functools.lru_cache`` documents its own):
+
+* ``hits``: calls (and ``lower()``s) that found their signature already traced; each one
+  also adds one to that entry's ``hits``, so the total is always the sum over the
+  entries still cached plus those evicted since;
+* ``misses``: signatures traced into a new entry, i.e. the number of compiles. A call
+  whose tracing fails (an error in ``f``, a KeyboardInterrupt) leaves no entry and
+  counts as neither;
+* ``currsize``/``maxsize``: entries cached now, and how many fit.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import weakref
 from collections import OrderedDict
 from typing import Any, Callable, NamedTuple
@@ -95,27 +106,39 @@ class FunctionCache:
         self.hits = 0
         self.misses = 0
         self.miss_reasons: list[str] = []
+        # Threads calling one jitted function at once must trace a new signature once:
+        # the first takes this lock and traces, the others wait and then find its entry.
+        # Re-entrant: tracing f may call jit(f) again (recursion on other shapes).
+        self.lock = threading.RLock()
 
     def lookup(self, key: SignatureKey) -> CacheEntry | None:
+        """The entry for ``key`` (counted as a hit, most recently used now), or None."""
         entry = self.entries.get(key)
         if entry is not None:
             self.entries.move_to_end(key)
+            self.count_hit(entry)
         return entry
 
-    def record_miss(self, key: SignatureKey, arg_names: tuple[str, ...]) -> str:
+    def count_hit(self, entry: CacheEntry) -> None:
+        self.hits += 1
+        entry.hits += 1
+
+    def explain(self, key: SignatureKey, arg_names: tuple[str, ...]) -> str:
+        """Why ``key`` is not cached, in words (logged when jax_explain_cache_misses is on)."""
         if key in self.evicted:
-            del self.evicted[key]
             reason = ("this signature was compiled before, but was evicted from the cache "
                       f"(it holds {config.read('edujax_jit_cache_size')} entries)")
         else:
             reason = explain_miss(key, list(self.entries), arg_names, self.name)
-        self.misses += 1
-        self.miss_reasons.append(reason)
         if config.read("jax_explain_cache_misses"):
             logger.warning("TRACING CACHE MISS for %s because: %s", self.name, reason)
         return reason
 
-    def insert(self, entry: CacheEntry) -> None:
+    def insert(self, entry: CacheEntry, reason: str) -> None:
+        """Count a traced signature as a miss (with its reason) and cache its entry."""
+        self.misses += 1
+        self.miss_reasons.append(reason)
+        self.evicted.pop(entry.key, None)
         if not entry.cacheable:
             return
         self.entries[entry.key] = entry
@@ -127,6 +150,16 @@ class FunctionCache:
             if len(self.evicted) > 256:
                 self.evicted.popitem(last=False)
 
+    def discard(self, entry: CacheEntry) -> None:
+        """Undo ``insert`` for an entry whose compile was interrupted: as if the call that
+        made it had never happened, so no half-made entry stays behind."""
+        if self.entries.get(entry.key) is entry:
+            del self.entries[entry.key]
+            self.flat.pop(getattr(entry, "flat_key", None), None)
+            self.misses -= 1
+            if self.miss_reasons:
+                self.miss_reasons.pop()
+
     def info(self) -> CacheInfo:
         return CacheInfo(self.hits, self.misses, list(self.entries.values()),
                          int(config.read("edujax_jit_cache_size")))
@@ -134,6 +167,13 @@ class FunctionCache:
     def clear(self) -> None:
         self.entries.clear()
         self.flat.clear()
+
+
+def clear_all() -> None:
+    """Empty every jitted function's cache (``edujax.clear_caches()``)."""
+    for caches in list(_by_function.values()) + [held[1] for held in _unweakrefable.values()]:
+        for cache in list(caches.values()):
+            cache.clear()
 
 
 def explain_miss(key: SignatureKey, cached: list[SignatureKey], arg_names: tuple[str, ...],

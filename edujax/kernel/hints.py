@@ -14,11 +14,16 @@ from typing import Callable, NamedTuple
 from edujax import errors
 from edujax.random import KeyReuseWarning
 
-# Where the tutorials teach each topic (paths relative to the repository root).
+# Where the tutorials teach each topic (paths relative to the repository root); each is in
+# notebooks/en/ and, with the same name, in notebooks/ko/.
 JIT_TUTORIAL = "notebooks/en/05_jit_and_jaxprs.md"
 GOTCHAS_TUTORIAL = "notebooks/en/04_gotchas.md"
 GRAD_TUTORIAL = "notebooks/en/03_jax101.md"
 RANDOM_TUTORIAL = "notebooks/en/02_quickstart.md"
+
+
+def _both_languages(path: str) -> str:
+    return f"{path} (한국어: {path.replace('/en/', '/ko/')})"
 
 
 class Hint(NamedTuple):
@@ -30,14 +35,15 @@ class Hint(NamedTuple):
 
     def text(self) -> str:
         return (f"edujax hint: {self.title}\n  What happened: {self.what}\n"
-                f"  Why: {self.why}\n  Fix: {self.fix}\n  Tutorial: {self.tutorial}")
+                f"  Why: {self.why}\n  Fix: {self.fix}\n"
+                f"  Tutorial: {_both_languages(self.tutorial)}")
 
     def html(self) -> str:
         rows = "".join(
             f'<div style="font-weight:600;color:#8a5a12">{label}</div>'
             f"<div>{html.escape(body)}</div>"
             for label, body in (("What happened", self.what), ("Why", self.why),
-                                ("Fix", self.fix), ("Tutorial", self.tutorial)))
+                                ("Fix", self.fix), ("Tutorial", _both_languages(self.tutorial))))
         return (
             '<div class="edujax-hint" style="border-left:4px solid #e8a33d;background:#fff8ec;'
             'color:#3b2f1e;padding:8px 12px;margin:6px 0;border-radius:4px;'

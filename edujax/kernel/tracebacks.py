@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import types
 
-import edujax
 from edujax.config import config
 
-EDUJAX_DIR = os.path.dirname(os.path.abspath(edujax.__file__)) + os.sep
+# The edujax package folder: this file is edujax/kernel/tracebacks.py.
+EDUJAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _is_internal(tb: types.TracebackType) -> bool:

@@ -5,11 +5,14 @@ The output dimensions are: batch dims, then lhs free dims, then rhs free dims.
 """
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
-from edujax import core, lax
+from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
+from edujax.lax.base import transpose
 from edujax.lax.registry import standard_weak_type_rule
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
@@ -136,7 +139,7 @@ def _dot_transpose_lhs(ct, x, y, *, dimension_numbers, precision, preferred_elem
     dims = ((list(ans_y), list(y_kept)), (list(ans_batch), list(y_batch)))
     x_contract_sorted_by_y = [x_contract[i] for i in np.argsort(y_contract)]
     out_axes = np.argsort(list(x_batch) + x_kept + x_contract_sorted_by_y)
-    x_bar = lax.transpose(lax.dot_general(ct, y, dims, precision, x.aval.dtype),
+    x_bar = transpose(dot_general(ct, y, dims, precision, x.aval.dtype),
                           tuple(int(i) for i in out_axes))
     return x_bar
 
@@ -181,3 +184,25 @@ def _dot_general_batch(args, dims, *, dimension_numbers, precision, preferred_el
 
 
 batching.batching_rules[dot_general_p] = _dot_general_batch
+
+
+# ---------------------------------------------------------------- the lax functions
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None,
+                out_sharding=None):
+    (lc, rc), (lb, rb) = dimension_numbers
+    dims = ((tuple(builtins.map(int, lc)), tuple(builtins.map(int, rc))),
+            (tuple(builtins.map(int, lb)), tuple(builtins.map(int, rb))))
+    if preferred_element_type is not None:
+        preferred_element_type = dtypes.canonicalize_dtype(preferred_element_type)
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dims, precision=precision,
+                              preferred_element_type=preferred_element_type,
+                              out_sharding=out_sharding)
+
+
+def dot(lhs, rhs, precision=None, preferred_element_type=None):
+    """Vector/matrix products of rank <= 2 operands."""
+    lhs_ndim, rhs_ndim = np.ndim(lhs), np.ndim(rhs)
+    if lhs_ndim in (1, 2) and rhs_ndim in (1, 2):
+        dims = (([lhs_ndim - 1], [0]), ([], []))
+        return dot_general(lhs, rhs, dims, precision, preferred_element_type)
+    raise TypeError(f"Incompatible shapes for dot: got {np.shape(lhs)} and {np.shape(rhs)}.")

@@ -6,15 +6,17 @@ promotion) one shape; ``registry.broadcasting_shape_rule`` checks that.
 """
 from __future__ import annotations
 
+import builtins
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
-from edujax.interpreters.partial_eval import const_fold_rules
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, full_like, reduce_sum,
+                             reshape)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, SIGNED, accepted,
                                  broadcasting_shape_rule, check_dtype_families,
                                  check_same_dtypes, checked_dtype_rule, naryop_abstract_eval,
@@ -87,7 +89,7 @@ def binop(name: str, np_fn, kinds: str, warns: bool = False) -> Primitive:
 
 # ---------------------------------------------------------------- arithmetic
 neg_p = unop("neg", np.negative, NUMBER, warns=False)
-ad.deflinear(neg_p, lambda ct, x: [lax.neg(ct)])
+ad.deflinear(neg_p, lambda ct, x: [neg(ct)])
 
 
 def _sign_impl(x: np.ndarray) -> np.ndarray:
@@ -100,20 +102,20 @@ def _sign_impl(x: np.ndarray) -> np.ndarray:
 sign_p = unop("sign", _sign_impl, NUMBER, warns=False)
 ad.defjvp_zero(sign_p)
 abs_p = unop("abs", np.abs, ABS_TYPES, warns=False)
-ad.defjvp2(abs_p, lambda g, ans, x: lax.select(lax.ge(x, _zero(x)), g, lax.neg(g)))
+ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
 
 
 def _add_jvp(primals, tangents):
     (x, y), (xdot, ydot) = primals, tangents
-    out = lax.add(x, y)
+    out = add(x, y)
     if type(xdot) is ad.Zero and type(ydot) is ad.Zero:
         return out, ad.Zero.from_value(out)
     if type(xdot) is ad.Zero:
         return out, _broadcast_like(ydot, out)
     if type(ydot) is ad.Zero:
         return out, _broadcast_like(xdot, out)
-    return out, lax.add(xdot, ydot)
+    return out, add(xdot, ydot)
 
 
 def _add_transpose(ct, x, y):
@@ -128,32 +130,32 @@ sub_p = binop("sub", np.subtract, NUMBER)
 
 def _sub_jvp(primals, tangents):
     (x, y), (xdot, ydot) = primals, tangents
-    out = lax.sub(x, y)
+    out = sub(x, y)
     if type(xdot) is ad.Zero and type(ydot) is ad.Zero:
         return out, ad.Zero.from_value(out)
     if type(xdot) is ad.Zero:
-        return out, _broadcast_like(lax.neg(ydot), out)
+        return out, _broadcast_like(neg(ydot), out)
     if type(ydot) is ad.Zero:
         return out, _broadcast_like(xdot, out)
-    return out, lax.sub(xdot, ydot)
+    return out, sub(xdot, ydot)
 
 
 def _sub_transpose(ct, x, y):
-    return [_unbroadcast(ad.aval_of(x), ct), _unbroadcast(ad.aval_of(y), lax.neg(ct))]
+    return [_unbroadcast(ad.aval_of(x), ct), _unbroadcast(ad.aval_of(y), neg(ct))]
 
 
 ad.jvp_rules[sub_p] = _sub_jvp
 ad.transpose_rules[sub_p] = _sub_transpose
 
 mul_p = binop("mul", np.multiply, NUMBER)
-ad.defbilinear(mul_p, lambda ct, x, y: _unbroadcast(x.aval, lax.mul(ct, y)),
-               lambda ct, x, y: _unbroadcast(y.aval, lax.mul(x, ct)))
+ad.defbilinear(mul_p, lambda ct, x, y: _unbroadcast(x.aval, mul(ct, y)),
+               lambda ct, x, y: _unbroadcast(y.aval, mul(x, ct)))
 max_p = binop("max", np.maximum, ANY)
-ad.defjvp2(max_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
-           lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
+ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
 min_p = binop("min", np.minimum, ANY)
-ad.defjvp2(min_p, lambda g, ans, x, y: lax.mul(g, _balanced_eq(x, ans, y)),
-           lambda g, ans, x, y: lax.mul(g, _balanced_eq(y, ans, x)))
+ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
 
 
 def _div_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -165,9 +167,9 @@ def _div_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 div_p = binop("div", _div_impl, NUMBER, warns=True)
-ad.defjvp(div_p, lambda g, x, y: lax.div(g, y),
-          lambda g, x, y: lax.mul(lax.mul(lax.neg(g), x), lax.integer_pow(y, -2)))
-ad.transpose_rules[div_p] = lambda ct, x, y: [_unbroadcast(x.aval, lax.div(ct, y)), None]
+ad.defjvp(div_p, lambda g, x, y: div(g, y),
+          lambda g, x, y: mul(mul(neg(g), x), integer_pow(y, -2)))
+ad.transpose_rules[div_p] = lambda ct, x, y: [_unbroadcast(x.aval, div(ct, y)), None]
 
 
 def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -182,8 +184,8 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
 ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
-          lambda g, x, y: lax.mul(lax.neg(g), lax.mul(lax.sign(lax.div(x, y)),
-                                                      lax.floor(lax.abs(lax.div(x, y))))))
+          lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
+                                                      floor(abs(div(x, y))))))
 
 
 # pow(x, y): a float (or complex) base; the power is a float of the same dtype,
@@ -211,24 +213,24 @@ core.impl_rules[pow_p] = quiet(_pow_impl)
 def _pow_jvp_lhs(g, ans, x, y):
     """d/dx x**y = y * x**(y-1); for an integer y, 0 where y == 0 (so 0**0 is fine)."""
     if dtypes.dtype_and_weak(y)[0].kind in "iu":
-        y_x = lax.convert_element_type(y, dtypes.dtype_and_weak(x)[0])
-        jac = lax.select(lax.eq(y, _const(y, 0)), lax.full_like(x, 0),
-                         lax.mul(y_x, lax.pow(x, lax.sub(y, lax.full_like(y, 1)))))
+        y_x = convert_element_type(y, dtypes.dtype_and_weak(x)[0])
+        jac = select(eq(y, _const(y, 0)), full_like(x, 0),
+                         mul(y_x, pow(x, sub(y, full_like(y, 1)))))
     else:
-        jac = lax.mul(y, lax.pow(x, lax.sub(y, lax.full_like(y, 1))))
-    return lax.mul(g, jac)
+        jac = mul(y, pow(x, sub(y, full_like(y, 1))))
+    return mul(g, jac)
 
 
 def _pow_jvp_rhs(g, ans, x, y):
     """d/dy x**y = log(x) * x**y (log of 0 replaced by log 1, as JAX does)."""
-    safe_x = lax.select(lax.eq(x, _zero(x)), lax.full_like(x, 1), x)
-    return lax.mul(g, lax.mul(lax.log(safe_x), ans))
+    safe_x = select(eq(x, _zero(x)), full_like(x, 1), x)
+    return mul(g, mul(log(safe_x), ans))
 
 
 ad.defjvp2(pow_p, _pow_jvp_lhs, _pow_jvp_rhs)
 atan2_p = binop("atan2", np.arctan2, INEXACT)
-ad.defjvp(atan2_p, lambda g, x, y: lax.mul(g, lax.div(y, lax.add(lax.square(x), lax.square(y)))),
-          lambda g, x, y: lax.div(lax.mul(g, lax.neg(x)), lax.add(lax.square(x), lax.square(y))))
+ad.defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(square(x), square(y)))),
+          lambda g, x, y: div(mul(g, neg(x)), add(square(x), square(y))))
 nextafter_p = binop("nextafter", np.nextafter, FLOAT)
 ad.defjvp_zero(nextafter_p)
 
@@ -236,7 +238,7 @@ ad.defjvp_zero(nextafter_p)
 # integer_pow: x ** y for a static Python int y, computed as XLA does, by
 # repeated squaring (so x**3 is x * (x * x), bit for bit).
 def _integer_pow_impl(x: np.ndarray, *, y: int) -> np.ndarray:
-    acc, base, n = None, x, abs(y)
+    acc, base, n = None, x, builtins.abs(y)
     while n > 0:
         if n & 1:
             acc = base if acc is None else acc * base
@@ -262,12 +264,12 @@ integer_pow_p = standard_primitive("integer_pow", _same_shape, _integer_pow_dtyp
 
 def _integer_pow_jvp(g, x, *, y):
     if y == 0:
-        return lax.full_like(g, 0)
+        return full_like(g, 0)
     if y == 1:
         return g
     if y == 2:
-        return lax.mul(g, lax.mul(_const(x, y), x))
-    return lax.mul(g, lax.mul(_const(x, y), lax.integer_pow(x, y - 1)))
+        return mul(g, mul(_const(x, y), x))
+    return mul(g, mul(_const(x, y), integer_pow(x, y - 1)))
 
 
 ad.defjvp(integer_pow_p, _integer_pow_jvp)
@@ -305,52 +307,52 @@ ad.defjvp_zero(is_finite_p)
 
 # ---------------------------------------------------------------- transcendental
 exp_p = unop("exp", np.exp, INEXACT, accuracy=True)
-ad.defjvp2(exp_p, lambda g, ans, x, **p: lax.mul(g, ans))
+ad.defjvp2(exp_p, lambda g, ans, x, **p: mul(g, ans))
 exp2_p = unop("exp2", np.exp2, INEXACT, accuracy=True)
-ad.defjvp2(exp2_p, lambda g, ans, x, **p: lax.mul(lax.log(_const(x, 2)), lax.mul(g, ans)))
+ad.defjvp2(exp2_p, lambda g, ans, x, **p: mul(log(_const(x, 2)), mul(g, ans)))
 log_p = unop("log", np.log, INEXACT, accuracy=True)
-ad.defjvp(log_p, lambda g, x, **p: lax.div(g, x))
+ad.defjvp(log_p, lambda g, x, **p: div(g, x))
 log1p_p = unop("log1p", np.log1p, INEXACT, accuracy=True)
-ad.defjvp(log1p_p, lambda g, x, **p: lax.div(g, lax.add(x, _one(x))))
+ad.defjvp(log1p_p, lambda g, x, **p: div(g, add(x, _one(x))))
 expm1_p = unop("expm1", np.expm1, INEXACT, accuracy=True)
-ad.defjvp2(expm1_p, lambda g, ans, x, **p: lax.mul(g, lax.add(ans, _one(ans))))
+ad.defjvp2(expm1_p, lambda g, ans, x, **p: mul(g, add(ans, _one(ans))))
 tanh_p = unop("tanh", np.tanh, INEXACT, accuracy=True)
-ad.defjvp2(tanh_p, lambda g, ans, x, **p: lax.mul(lax.add(g, lax.mul(g, ans)),
-                                                  lax.sub(_one(x), ans)))
+ad.defjvp2(tanh_p, lambda g, ans, x, **p: mul(add(g, mul(g, ans)),
+                                                  sub(_one(x), ans)))
 logistic_p = unop("logistic", lambda x: 1 / (1 + np.exp(-x)), INEXACT, accuracy=True)
-ad.defjvp2(logistic_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(ans, lax.sub(_one(ans), ans))))
+ad.defjvp2(logistic_p, lambda g, ans, x, **p: mul(g, mul(ans, sub(_one(ans), ans))))
 sin_p = unop("sin", np.sin, INEXACT, accuracy=True)
-ad.defjvp(sin_p, lambda g, x, **p: lax.mul(g, lax.cos(x)))
+ad.defjvp(sin_p, lambda g, x, **p: mul(g, cos(x)))
 cos_p = unop("cos", np.cos, INEXACT, accuracy=True)
-ad.defjvp(cos_p, lambda g, x, **p: lax.neg(lax.mul(g, lax.sin(x))))
+ad.defjvp(cos_p, lambda g, x, **p: neg(mul(g, sin(x))))
 tan_p = unop("tan", np.tan, INEXACT, accuracy=True)
-ad.defjvp2(tan_p, lambda g, ans, x, **p: lax.mul(g, lax.add(_const(x, 1), lax.square(ans))))
+ad.defjvp2(tan_p, lambda g, ans, x, **p: mul(g, add(_const(x, 1), square(ans))))
 sqrt_p = unop("sqrt", np.sqrt, INEXACT, accuracy=True)
-ad.defjvp2(sqrt_p, lambda g, ans, x, **p: lax.mul(g, lax.div(_const(x, 0.5), ans)))
+ad.defjvp2(sqrt_p, lambda g, ans, x, **p: mul(g, div(_const(x, 0.5), ans)))
 rsqrt_p = unop("rsqrt", lambda x: 1 / np.sqrt(x), INEXACT, accuracy=True)
-ad.defjvp2(rsqrt_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(_const(x, -0.5), lax.div(ans, x))))
+ad.defjvp2(rsqrt_p, lambda g, ans, x, **p: mul(g, mul(_const(x, -0.5), div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, FLOAT, accuracy=True)
-ad.defjvp2(cbrt_p, lambda g, ans, x, **p: lax.mul(g, lax.mul(_const(x, 1 / 3),
-                                                       lax.integer_pow(ans, -2))))
+ad.defjvp2(cbrt_p, lambda g, ans, x, **p: mul(g, mul(_const(x, 1 / 3),
+                                                       integer_pow(ans, -2))))
 asin_p = unop("asin", np.arcsin, INEXACT)
-ad.defjvp(asin_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.sub(_const(x, 1), lax.square(x)))))
+ad.defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_const(x, 1), square(x)))))
 acos_p = unop("acos", np.arccos, INEXACT)
-ad.defjvp(acos_p, lambda g, x: lax.mul(g, lax.neg(lax.rsqrt(lax.sub(_const(x, 1), lax.square(x))))))
+ad.defjvp(acos_p, lambda g, x: mul(g, neg(rsqrt(sub(_const(x, 1), square(x))))))
 atan_p = unop("atan", np.arctan, INEXACT)
-ad.defjvp(atan_p, lambda g, x: lax.div(g, lax.add(_const(x, 1), lax.square(x))))
+ad.defjvp(atan_p, lambda g, x: div(g, add(_const(x, 1), square(x))))
 sinh_p = unop("sinh", np.sinh, INEXACT)
-ad.defjvp(sinh_p, lambda g, x: lax.mul(g, lax.cosh(x)))
+ad.defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
 cosh_p = unop("cosh", np.cosh, INEXACT)
-ad.defjvp(cosh_p, lambda g, x: lax.mul(g, lax.sinh(x)))
+ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, INEXACT)
-ad.defjvp(asinh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.add(lax.square(x), _one(x)))))
+ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(square(x), _one(x)))))
 acosh_p = unop("acosh", np.arccosh, INEXACT)
-ad.defjvp(acosh_p, lambda g, x: lax.mul(g, lax.rsqrt(lax.mul(lax.sub(x, _one(x)),
-                                                             lax.add(x, _one(x))))))
+ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(mul(sub(x, _one(x)),
+                                                             add(x, _one(x))))))
 atanh_p = unop("atanh", np.arctanh, INEXACT)
-ad.defjvp(atanh_p, lambda g, x: lax.div(g, lax.mul(lax.add(_one(x), x), lax.sub(_one(x), x))))
+ad.defjvp(atanh_p, lambda g, x: div(g, mul(add(_one(x), x), sub(_one(x), x))))
 square_p = unop("square", np.square, NUMBER, warns=False)
-ad.defjvp2(square_p, lambda g, ans, x: lax.mul(g, lax.mul(_const(x, 2), x)))
+ad.defjvp2(square_p, lambda g, ans, x: mul(g, mul(_const(x, 2), x)))
 
 # ---------------------------------------------------------------- logic and bits
 not_p = unop("not", lambda x: np.logical_not(x) if x.dtype == bool else np.invert(x),
@@ -393,10 +395,21 @@ def _compare_dtype_rule(name: str, kinds, x: ShapedArray, y: ShapedArray) -> np.
     return dtypes.bool_
 
 
+def _compare_abstract_eval(name: str, kinds, x: ShapedArray, y: ShapedArray) -> ShapedArray:
+    """The fast lines of ``naryop_abstract_eval`` (one dtype; one shape, or a scalar), else
+    the full rules with their error messages."""
+    if x.dtype == y.dtype and x.dtype.kind in kinds and (
+            x.shape == y.shape or not x.shape or not y.shape):
+        return ShapedArray.fast(x.shape or y.shape, dtypes.bool_, x.weak_type and y.weak_type)
+    return ShapedArray(broadcasting_shape_rule(name, x, y), _compare_dtype_rule(name, kinds, x, y),
+                       x.weak_type and y.weak_type)
+
+
 def comparison(name: str, np_fn, kinds=ANY) -> Primitive:
-    return standard_primitive(name, partial(broadcasting_shape_rule, name),
-                              partial(_compare_dtype_rule, name, kinds),
-                              lambda x, y: np_fn(x, y))
+    prim = Primitive(name)
+    core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
+    core.impl_rules[prim] = lambda x, y: np_fn(x, y)
+    return prim
 
 
 eq_p = comparison("eq", np.equal)
@@ -449,15 +462,15 @@ select_n_p = standard_primitive(
 def _select_n_jvp(primals, tangents):
     which, *cases = primals
     case_tangents = tangents[1:]
-    out = lax.select_n(which, *cases)
+    out = select_n(which, *cases)
     if all(type(t) is ad.Zero for t in case_tangents):
         return out, ad.Zero.from_value(out)
-    return out, lax.select_n(which, *map(ad.instantiate_zeros, case_tangents))
+    return out, select_n(which, *map(ad.instantiate_zeros, case_tangents))
 
 
 def _select_n_transpose(ct, which, *cases):
-    zeros = lax.full_like(ct, 0)
-    return [None] + [lax.select_n(which, *[ct if i == j else zeros for j in range(len(cases))])
+    zeros = full_like(ct, 0)
+    return [None] + [select_n(which, *[ct if i == j else zeros for j in range(len(cases))])
                      if ad.is_undefined_primal(case) else None for i, case in enumerate(cases)]
 
 
@@ -479,68 +492,11 @@ clamp_p = standard_primitive(
     lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi),
     weak_type_rule=lambda lo, x, hi: x.weak_type)
 ad.defjvp(clamp_p,
-          lambda g, lo, x, hi: lax.select(lax.bitwise_and(lax.gt(lo, x), lax.lt(lo, hi)), g,
-                                          lax.full_like(x, 0)),
-          lambda g, lo, x, hi: lax.select(lax.bitwise_and(lax.gt(x, lo), lax.lt(x, hi)), g,
-                                          lax.full_like(x, 0)),
-          lambda g, lo, x, hi: lax.select(lax.lt(hi, x), g, lax.full_like(x, 0)))
-
-
-# ---------------------------------------------------------------- convert_element_type
-def _float_to_int(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
-    """XLA's float -> int cast: truncate toward zero, saturate at the int's range, NaN -> 0."""
-    info = np.iinfo(new_dtype)
-    with np.errstate(invalid="ignore"):
-        t = np.trunc(np.real(x).astype(np.float64))
-        out = np.where(np.isnan(t), 0, np.clip(t, info.min, info.max)).astype(new_dtype)
-    # The float64 nearest to a 64-bit bound may lie just outside it: set the bounds exactly.
-    return np.where(t >= info.max, info.max, np.where(t <= info.min, info.min, out)).astype(
-        new_dtype)
-
-
-def _convert_impl(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
-    """Casts the way XLA does: float -> int truncates and saturates, NaN -> 0."""
-    if x.dtype.kind in "fc" and new_dtype.kind in "iu":
-        return _float_to_int(x, new_dtype)
-    if new_dtype == dtypes.bool_:
-        return x != 0
-    if x.dtype.kind == "c" and new_dtype.kind != "c":
-        x = np.real(x)
-    return x.astype(new_dtype)
-
-
-def _convert_fold(x: Any, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
-    """While staging, casting a Python or NumPy scalar is done right away (JAX folds it too)."""
-    if np.ndim(x) or not (type(x) in dtypes.python_scalar_types
-                          or isinstance(x, (np.ndarray, np.generic))):
-        return None
-    value = _convert_impl(np.asarray(x), new_dtype=new_dtype,
-                          weak_type=weak_type, sharding=sharding)
-    return value.item() if weak_type else value[()]
-
-
-convert_element_type_p = standard_primitive(
-    "convert_element_type", lambda x, **p: x.shape, lambda x, *, new_dtype, **p: new_dtype,
-    _convert_impl, weak_type_rule=lambda x, *, weak_type, **p: weak_type,
-    pp_hidden=("sharding",))
-
-
-def _convert_jvp(g, ans, x, *, new_dtype, weak_type, sharding):
-    """Casting to an integer or bool type has a zero derivative."""
-    if new_dtype.kind not in "fc" or dtypes.dtype_and_weak(x)[0].kind not in "fc":
-        return ad.Zero.from_value(ans)
-    return convert_element_type_p.bind(g, new_dtype=new_dtype, weak_type=weak_type,
-                                       sharding=sharding)
-
-
-def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding):
-    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=x.aval.weak_type,
-                                        sharding=sharding)]
-
-
-ad.defjvp2(convert_element_type_p, _convert_jvp)
-ad.transpose_rules[convert_element_type_p] = _convert_transpose
-const_fold_rules[convert_element_type_p] = _convert_fold
+          lambda g, lo, x, hi: select(bitwise_and(gt(lo, x), lt(lo, hi)), g,
+                                          full_like(x, 0)),
+          lambda g, lo, x, hi: select(bitwise_and(gt(x, lo), lt(x, hi)), g,
+                                          full_like(x, 0)),
+          lambda g, lo, x, hi: select(lt(hi, x), g, full_like(x, 0)))
 
 
 # ---------------------------------------------------------------- special functions
@@ -550,9 +506,8 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 
 erf_p = unop("erf", _erf, FLOAT)
-ad.defjvp(erf_p, lambda g, x: lax.mul(_const(x, 2 / np.sqrt(np.pi)),
-                                      lax.mul(g, lax.exp(lax.neg(lax.square(x))))))
-
+ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
+                                      mul(g, exp(neg(square(x))))))
 
 
 # ---------------------------------------------------------------- helpers of the AD rules
@@ -571,8 +526,8 @@ def _zero(x: Any) -> Any:
 
 def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
     """1 where x == z (the max/min came from x), 1/2 where both x and y tie with z."""
-    return lax.div(lax.select(lax.eq(x, z), lax.full_like(z, 1), lax.full_like(z, 0)),
-                   lax.select(lax.eq(y, z), lax.full_like(z, 2), lax.full_like(z, 1)))
+    return div(select(eq(x, z), full_like(z, 1), full_like(z, 0)),
+                   select(eq(y, z), full_like(z, 2), full_like(z, 1)))
 
 
 def _broadcast_like(t: Any, like: Any) -> Any:
@@ -582,9 +537,9 @@ def _broadcast_like(t: Any, like: Any) -> Any:
     if t_shape == shape:
         return t
     if not t_shape:
-        return lax.broadcast_in_dim(t, shape, ())
+        return broadcast_in_dim(t, shape, ())
     dims = [i for i, d in enumerate(t_shape) if d == shape[i]]
-    return lax.broadcast_in_dim(lax.reshape(t, [t_shape[i] for i in dims]), shape, dims)
+    return broadcast_in_dim(reshape(t, [t_shape[i] for i in dims]), shape, dims)
 
 
 def _unbroadcast(aval: Any, ct: Any) -> Any:
@@ -595,9 +550,9 @@ def _unbroadcast(aval: Any, ct: Any) -> Any:
     if ct_shape == aval.shape:
         return ct
     if not aval.shape:
-        return lax.reduce_sum(ct, range(len(ct_shape)))
+        return reduce_sum(ct, range(len(ct_shape)))
     dims = [i for i, (a, b) in enumerate(zip(aval.shape, ct_shape)) if a != b]
-    return lax.reshape(lax.reduce_sum(ct, dims), aval.shape)
+    return reshape(reduce_sum(ct, dims), aval.shape)
 
 
 # ---------------------------------------------------------------- batching
@@ -606,7 +561,7 @@ def _unbroadcast(aval: Any, ct: Any) -> Any:
 for _p in [neg_p, sign_p, abs_p, floor_p, ceil_p, round_p, is_finite_p, exp_p, exp2_p, log_p,
            log1p_p, expm1_p, tanh_p, logistic_p, sin_p, cos_p, tan_p, sqrt_p, rsqrt_p, cbrt_p,
            asin_p, acos_p, atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, square_p, not_p,
-           erf_p, integer_pow_p, convert_element_type_p]:
+           erf_p, integer_pow_p]:
     batching.defvectorized(_p)
 for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p, and_p,
            or_p, xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, eq_p, ne_p,
@@ -625,7 +580,7 @@ def _select_n_batch(args, dims, **params):
         return select_n_p.bind(which, *cases), 0
     which = batching.bdim_at_front(which, which_dim, size)
     if np.ndim(which) < np.ndim(cases[0]):
-        which = lax.broadcast_in_dim(which, np.shape(cases[0]), range(np.ndim(which)))
+        which = broadcast_in_dim(which, np.shape(cases[0]), range(np.ndim(which)))
     return select_n_p.bind(which, *cases), 0
 
 
@@ -633,7 +588,7 @@ def _clamp_batch(args, dims):
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
     lo, x, hi = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
     shape = np.shape(x)
-    lo, hi = [b if np.shape(b) == shape else lax.broadcast_in_dim(b, shape, range(np.ndim(b)))
+    lo, hi = [b if np.shape(b) == shape else broadcast_in_dim(b, shape, range(np.ndim(b)))
               for b in (lo, hi)]
     return clamp_p.bind(lo, x, hi), 0
 
@@ -677,3 +632,82 @@ batching.batching_rules[bitcast_convert_type_p] = lambda args, dims, *, new_dtyp
 def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
     """The same bits, read as ``new_dtype`` (``lax.bitcast_convert_type``)."""
     return bitcast_convert_type_p.bind(operand, new_dtype=dtypes.canonicalize_dtype(new_dtype))
+
+
+# ---------------------------------------------------------------- the lax functions
+def _unary(prim):
+    def fn(x):
+        return prim.bind(x)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
+    return fn
+
+
+def _accurate_unary(prim):
+    def fn(x, accuracy=None):
+        return prim.bind(x, accuracy=accuracy)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
+    return fn
+
+
+def _binary(prim):
+    def fn(x, y):
+        return prim.bind(x, y)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` of two operands of the same dtype."
+    return fn
+
+
+neg, sign, abs, floor, ceil, is_finite, square = map(
+    _unary, (neg_p, sign_p, abs_p, floor_p, ceil_p, is_finite_p, square_p))
+
+
+asin, acos, atan, sinh, cosh, asinh, acosh, atanh, erf = map(
+    _unary, (asin_p, acos_p, atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, erf_p))
+
+
+exp, exp2, log, log1p, expm1, tanh, logistic, sin, cos, tan, sqrt, rsqrt, cbrt = map(
+    _accurate_unary, (exp_p, exp2_p, log_p, log1p_p, expm1_p, tanh_p, logistic_p, sin_p, cos_p,
+                      tan_p, sqrt_p, rsqrt_p, cbrt_p))
+
+
+add, sub, mul, div, rem, pow, max, min, atan2, nextafter = map(
+    _binary, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p))
+
+
+bitwise_and, bitwise_or, bitwise_xor = map(_binary, (and_p, or_p, xor_p))
+
+
+shift_left, shift_right_arithmetic, shift_right_logical = map(
+    _binary, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
+
+
+eq, ne, lt, le, gt, ge = map(_binary, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
+
+
+bitwise_not = not_ = _unary(not_p)
+
+
+def integer_pow(x, y: int):
+    """``x ** y`` for a Python int ``y``, by repeated multiplication."""
+    return integer_pow_p.bind(x, y=int(y))
+
+
+def round(x, rounding_method: int = 0):
+    """Round to nearest: 0 = half away from zero (default), 1 = half to even."""
+    return round_p.bind(x, rounding_method=int(rounding_method))
+
+
+def select_n(which, *cases):
+    """``cases[which]`` elementwise; a bool ``which`` picks cases[1] where True."""
+    return select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """``on_true`` where ``pred`` else ``on_false`` (note: select_n's order is reversed)."""
+    return select_n_p.bind(pred, on_false, on_true)
+
+
+def clamp(min, x, max):
+    return clamp_p.bind(min, x, max)

@@ -20,6 +20,10 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.lax.base import convert_element_type, expand_dims, full, reshape
+from edujax.lax.elementwise import div
+from edujax.lax.shape import concatenate, index_in_dim, iota
+from edujax.tree_util import tree_map
 
 
 # ------------------------------------------------------------------ the per-device environment
@@ -105,29 +109,24 @@ ad.deflinear(psum_p, lambda ct, x, *, axes, axis_index_groups: [
 
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Sum ``x`` over the mapped axis ``axis_name``: every example gets the total."""
-    from edujax.tree_util import tree_map
     return tree_map(lambda leaf: psum_p.bind(leaf, axes=_names(axis_name),
                                              axis_index_groups=axis_index_groups), x)
 
 
 def pmax(x: Any, axis_name: Any) -> Any:
-    from edujax.tree_util import tree_map
     return tree_map(lambda leaf: pmax_p.bind(leaf, axes=_names(axis_name),
                                              axis_index_groups=None), x)
 
 
 def pmin(x: Any, axis_name: Any) -> Any:
-    from edujax.tree_util import tree_map
     return tree_map(lambda leaf: pmin_p.bind(leaf, axes=_names(axis_name),
                                              axis_index_groups=None), x)
 
 
 def pmean(x: Any, axis_name: Any) -> Any:
     """The mean over the mapped axis: psum divided by the axis size."""
-    from edujax import lax
-    from edujax.tree_util import tree_map
     n = psum(1, axis_name)
-    return tree_map(lambda leaf: lax.div(leaf, lax.convert_element_type(
+    return tree_map(lambda leaf: div(leaf, convert_element_type(
         n, core.get_aval(leaf).dtype)), psum(x, axis_name))
 
 
@@ -139,8 +138,7 @@ core.impl_rules[axis_index_p] = lambda *, axis_name: np.asarray(current_axis(axi
 
 
 def _axis_index_vmap(trace, args, dims, *, axis_name):
-    from edujax import lax
-    return lax.iota(np.int32, trace.axis_size), 0
+    return iota(np.int32, trace.axis_size), 0
 
 
 batching.axis_rules[axis_index_p] = _axis_index_vmap
@@ -173,7 +171,6 @@ def _all_gather_impl(x, *, axis_name, axis_size, all_gather_dimension, tiled):
 
 
 def _all_gather_vmap(trace, args, dims, *, axis_name, axis_size, all_gather_dimension, tiled):
-    from edujax import lax
     (x,), (d,) = args, dims
     x = batching.moveaxis(batching.bdim_at_front(x, d, trace.axis_size), 0,
                           all_gather_dimension)
@@ -181,7 +178,7 @@ def _all_gather_vmap(trace, args, dims, *, axis_name, axis_size, all_gather_dime
         shape = list(np.shape(x))
         n = shape.pop(all_gather_dimension)
         shape[all_gather_dimension] *= n
-        x = lax.reshape(x, shape)
+        x = reshape(x, shape)
     return x, None
 
 
@@ -193,7 +190,6 @@ batching.axis_rules[all_gather_p] = _all_gather_vmap
 def all_gather(x: Any, axis_name: Any, *, axis_index_groups: Any = None, axis: int = 0,
                tiled: bool = False) -> Any:
     """Every example gets all examples' values, stacked along ``axis``."""
-    from edujax.tree_util import tree_map
     size = _axis_size(axis_name)
     return tree_map(lambda leaf: all_gather_p.bind(
         leaf, axis_name=axis_name, axis_size=size, all_gather_dimension=axis, tiled=tiled), x)
@@ -225,14 +221,13 @@ def _ppermute_impl(x, *, axis_name, perm):
 
 def _ppermute_vmap(trace, args, dims, *, axis_name, perm):
     """Example ``dst`` receives example ``src``'s value; examples nobody sends to get zeros."""
-    from edujax import lax
     (x,), (d,) = args, dims
     x = batching.bdim_at_front(x, d, trace.axis_size)
     sources = {dst: src for src, dst in perm}
-    zeros = lax.full(np.shape(x)[1:], 0, core.get_aval(x).dtype)
-    rows = [lax.index_in_dim(x, sources[i], 0, keepdims=False) if i in sources else zeros
+    zeros = full(np.shape(x)[1:], 0, core.get_aval(x).dtype)
+    rows = [index_in_dim(x, sources[i], 0, keepdims=False) if i in sources else zeros
             for i in range(trace.axis_size)]
-    return lax.concatenate([lax.expand_dims(r, (0,)) for r in rows], 0), 0
+    return concatenate([expand_dims(r, (0,)) for r in rows], 0), 0
 
 
 core.impl_rules[ppermute_p] = _ppermute_impl
@@ -243,6 +238,5 @@ ad.deflinear(ppermute_p, lambda ct, x, *, axis_name, perm: [
 
 def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
     """Send each example's value to another: ``perm`` lists (source, destination) pairs."""
-    from edujax.tree_util import tree_map
     perm = tuple((int(s), int(d)) for s, d in perm)
     return tree_map(lambda leaf: ppermute_p.bind(leaf, axis_name=axis_name, perm=perm), x)

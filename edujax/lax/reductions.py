@@ -5,18 +5,25 @@ on overflow exactly like XLA (NumPy would promote to int64, so we pass dtype=).
 """
 from __future__ import annotations
 
+import builtins
 from functools import partial
+from typing import Sequence
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted,
-                                 checked_dtype_rule, first_input_weak_type_rule,
+from edujax.lax.base import _axes, convert_element_type, full, reduce_sum, reshape, transpose
+from edujax.lax.elementwise import div, eq, max, min, mul
+from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
+                                 checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
+                                 reduction,
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
+from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
 ANY = accepted(INTEGER, FLOATING, COMPLEX, BOOL)
@@ -28,24 +35,9 @@ def _reduce_chooser_jvp(g, ans, x, *, axes):
     """The tangent of max/min flows from the position(s) that hold the extreme value;
     ties share it equally."""
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
-    where = lax.convert_element_type(lax.eq(x, lax.reshape(ans, kept)), g.dtype)
-    counts = lax.reduce_sum(where, axes)
-    return lax.div(lax.reduce_sum(lax.mul(g, where), axes), counts)
-
-
-def _reduce_shape_rule(x: ShapedArray, *, axes, **params) -> tuple[int, ...]:
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
-    if any(not 0 <= a < x.ndim for a in axes):
-        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for {x}.")
-    return tuple(d for i, d in enumerate(x.shape) if i not in axes)
-
-
-def reduction(name: str, np_fn, kinds: str) -> Primitive:
-    def impl(x, *, axes, **params):
-        return np_fn(x, axis=tuple(axes), dtype=x.dtype) if axes else x
-    return standard_primitive(name, _reduce_shape_rule, partial(checked_dtype_rule, name, kinds),
-                              impl, weak_type_rule=first_input_weak_type_rule)
+    where = convert_element_type(eq(x, reshape(ans, kept)), g.dtype)
+    counts = reduce_sum(where, axes)
+    return div(reduce_sum(mul(g, where), axes), counts)
 
 
 def _np_reduce(ufunc):
@@ -65,24 +57,21 @@ def _lowest(ufunc, dtype):
     return np.inf if dtype.kind == "f" else info.max
 
 
-reduce_sum_p = reduction("reduce_sum", np.sum, NUMBER)  # params: axes, out_sharding
-ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
-    lax.broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
 reduce_prod_p = reduction("reduce_prod", np.prod, NUMBER)
 
 
 def _reduce_prod_jvp(g, ans, x, *, axes):
     """d prod = sum_i g_i * (product of all the other elements), computed without dividing
     (so zeros are fine) from exclusive cumulative products taken both ways."""
-    moved = lax.transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
+    moved = transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
     n = int(np.prod([x.shape[a] for a in axes]))
-    flat = lax.reshape(moved, (n, *moved.shape[len(axes):]))
-    g_flat = lax.reshape(lax.transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
+    flat = reshape(moved, (n, *moved.shape[len(axes):]))
+    g_flat = reshape(transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
                          flat.shape)
-    ones = lax.full((1, *flat.shape[1:]), 1, flat.dtype)
-    before = lax.concatenate([ones, lax.slice_in_dim(lax.cumprod(flat, 0), 0, n - 1)], 0)
-    after = lax.concatenate([lax.slice_in_dim(lax.cumprod(flat, 0, reverse=True), 1, n), ones], 0)
-    return lax.reduce_sum(lax.mul(g_flat, lax.mul(before, after)), [0])
+    ones = full((1, *flat.shape[1:]), 1, flat.dtype)
+    before = concatenate([ones, slice_in_dim(cumprod(flat, 0), 0, n - 1)], 0)
+    after = concatenate([slice_in_dim(cumprod(flat, 0, reverse=True), 1, n), ones], 0)
+    return reduce_sum(mul(g_flat, mul(before, after)), [0])
 
 
 ad.defjvp2(reduce_prod_p, _reduce_prod_jvp)
@@ -111,7 +100,7 @@ def _arg_shape_rule(x: ShapedArray, *, axes, index_dtype) -> tuple[int, ...]:
     if x.shape[axes[0]] == 0:
         raise ValueError("argmin and argmax require non-empty reduced dimension. "
                          f"operand.shape={x.shape} axes={axes}")
-    return _reduce_shape_rule(x, axes=axes)
+    return reduce_shape_rule(x, axes=axes)
 
 
 def arg_reduction(name: str, np_fn) -> Primitive:
@@ -140,7 +129,7 @@ def cumulative(name: str, np_fn) -> Primitive:
 
 cumsum_p = cumulative("cumsum", lambda x, axis: np.cumsum(x, axis, dtype=x.dtype))
 ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [
-    lax.cumsum(ct, axis, reverse=not reverse)])
+    cumsum(ct, axis, reverse=not reverse)])
 cumprod_p = cumulative("cumprod", lambda x, axis: np.cumprod(x, axis, dtype=x.dtype))
 cummax_p = cumulative("cummax", lambda x, axis: np.maximum.accumulate(x, axis))
 cummin_p = cumulative("cummin", lambda x, axis: np.minimum.accumulate(x, axis))
@@ -171,13 +160,11 @@ core.abstract_eval_rules[sort_p] = _sort_abstract_eval
 core.impl_rules[sort_p] = _sort_impl
 
 
-
-
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
     tangent with it (a gather is linear, so reverse mode can transpose it)."""
     shape = core.get_aval(primals[0]).shape
-    iotas = [lax.broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
+    iotas = [broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
     outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
                        num_keys=num_keys)
     index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
@@ -187,31 +174,20 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 ad.jvp_rules[sort_p] = _sort_jvp
 
 
-# ---------------------------------------------------------------- batching
-# A reduction leaves the batch dimension where it is: axes at or after it shift by one, and
-# the batch dimension of the result is its position among the axes that remain (JAX's
-# ``reducer_batcher``; like JAX, the shifted axes are NumPy integers, and jaxprs show them so).
-def _axes_batch(prim):
-    def rule(args, dims, *, axes, **params):
-        (x,), (bdim,) = args, dims
-        axes = tuple(np.where(np.less(axes, bdim), axes, np.add(axes, 1)))
-        kept = [d for d in range(np.ndim(x)) if d not in axes]
-        return prim.bind(x, axes=axes, **params), kept.index(bdim)
-    batching.batching_rules[prim] = rule
-
-
 # A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
 
 
+# ---------------------------------------------------------------- batching
+# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
 def _axis_batch(prim):
     def rule(args, dims, *, axis, **params):
         return prim.bind(moveaxis(args[0], dims[0], 0), axis=axis + 1, **params), 0
     batching.batching_rules[prim] = rule
 
 
-for _p in [reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p,
+for _p in [reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p,
            reduce_xor_p, argmax_p, argmin_p]:
-    _axes_batch(_p)
+    axes_batch(_p)
 for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
     _axis_batch(_p)
 
@@ -234,17 +210,17 @@ batching.batching_rules[sort_p] = _sort_batch
 def _prefix_scan(combine, identity):
     def scan(x, *, axis, reverse):
         if reverse:
-            x = lax.rev(x, (axis,))
+            x = rev(x, (axis,))
         n, shift = core.get_aval(x).shape[axis], 1
         while shift < n:
             pad_shape = list(core.get_aval(x).shape)
             pad_shape[axis] = shift
-            fill = lax.full(pad_shape, identity(core.get_aval(x).dtype),
+            fill = full(pad_shape, identity(core.get_aval(x).dtype),
                             core.get_aval(x).dtype)
-            earlier = lax.concatenate([fill, lax.slice_in_dim(x, 0, n - shift, 1, axis)], axis)
+            earlier = concatenate([fill, slice_in_dim(x, 0, n - shift, 1, axis)], axis)
             x = combine(x, earlier)
             shift *= 2
-        return lax.rev(x, (axis,)) if reverse else x
+        return rev(x, (axis,)) if reverse else x
     return scan
 
 
@@ -271,13 +247,69 @@ def _first(rule):
 
 
 for _p, _combine, _identity in [
-        (cumprod_p, lambda a, b: lax.mul(a, b), lambda d: 1),
-        (cummax_p, lambda a, b: lax.max(a, b), _lowest_value),
-        (cummin_p, lambda a, b: lax.min(a, b), _highest_value),
-        (cumlogsumexp_p, lambda a, b: _logaddexp(a, b), _lowest_value)]:
+        (cumprod_p, lambda a, b: mul(a, b), lambda d: 1),
+        (cummax_p, lambda a, b: max(a, b), _lowest_value),
+        (cummin_p, lambda a, b: min(a, b), _highest_value),
+        (cumlogsumexp_p, lambda a, b: logaddexp(a, b), _lowest_value)]:
     ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
 
 
-def _logaddexp(a, b):
-    from edujax.numpy.ufuncs import logaddexp
-    return logaddexp(a, b)
+# ---------------------------------------------------------------- the lax functions
+def reduce_prod(operand, axes: Sequence[int]):
+    return reduce_prod_p.bind(operand, axes=_axes(axes))
+
+
+def reduce_max(operand, axes: Sequence[int]):
+    return reduce_max_p.bind(operand, axes=_axes(axes))
+
+
+def reduce_min(operand, axes: Sequence[int]):
+    return reduce_min_p.bind(operand, axes=_axes(axes))
+
+
+def reduce_and(operand, axes: Sequence[int]):
+    return reduce_and_p.bind(operand, axes=_axes(axes))
+
+
+def reduce_or(operand, axes: Sequence[int]):
+    return reduce_or_p.bind(operand, axes=_axes(axes))
+
+
+def reduce_xor(operand, axes: Sequence[int]):
+    return reduce_xor_p.bind(operand, axes=_axes(axes))
+
+
+def argmax(operand, axis: int, index_dtype):
+    return argmax_p.bind(operand, axes=(int(axis),),
+                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
+def argmin(operand, axis: int, index_dtype):
+    return argmin_p.bind(operand, axes=(int(axis),),
+                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
+def _cumulative(prim):
+    def fn(operand, axis: int = 0, reverse: bool = False):
+        return prim.bind(operand, axis=int(axis) % builtins.max(np.ndim(operand), 1),
+                         reverse=bool(reverse))
+    fn.__name__ = prim.name
+    return fn
+
+
+cumsum, cumprod, cummax, cummin, cumlogsumexp = map(
+    _cumulative, (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p))
+
+
+def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
+    """Sort one array, or a tuple of arrays by the first ``num_keys`` of them."""
+    single = not isinstance(operand, (tuple, list))
+    operands = [operand] if single else list(operand)
+    dimension = int(dimension) % np.ndim(operands[0])
+    outs = sort_p.bind(*operands, dimension=dimension, is_stable=bool(is_stable),
+                       num_keys=int(num_keys))
+    return outs[0] if single else tuple(outs)
+
+
+def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
+    return sort((keys, values), dimension, is_stable, 1)

@@ -8,12 +8,13 @@ the same file add its JVP, transpose and batching rules.
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from edujax import core
 from edujax.core import Primitive, ShapedArray
+from edujax.interpreters import batching
 from edujax.pretty import hide_params, pp_eqn_rules
 
 
@@ -34,9 +35,9 @@ def _standard_abstract_eval(shape_rule, dtype_rule, weak_type_rule, *avals, **pa
 def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -> ShapedArray:
     """The abstract rule of an elementwise primitive, shape + dtype + weak type at once.
 
-    Operands of one shape and one accepted dtype are the common case and take the
-    first line; anything else goes through the full rules, which broadcast size-1
-    dimensions and raise JAX's errors.
+    Operands of one accepted dtype and one shape (or a rank-0 scalar beside an array,
+    as in ``x * 2.0``) are the common case and take the first lines; anything else goes
+    through the full rules, which broadcast size-1 dimensions and raise JAX's errors.
     """
     first = avals[0]
     shape, dtype = first.shape, first.dtype
@@ -44,8 +45,10 @@ def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -
         if len(avals) == 1:
             return ShapedArray.fast(shape, dtype, first.weak_type)
         second = avals[1]
-        if len(avals) == 2 and second.shape == shape and second.dtype == dtype:
-            return ShapedArray.fast(shape, dtype, first.weak_type and second.weak_type)
+        if len(avals) == 2 and second.dtype == dtype:
+            if second.shape == shape or not second.shape or not shape:
+                return ShapedArray.fast(shape or second.shape, dtype,
+                                        first.weak_type and second.weak_type)
     return ShapedArray(broadcasting_shape_rule(name, *avals),
                        checked_dtype_rule(name, kinds, *avals),
                        standard_weak_type_rule(*avals))
@@ -168,3 +171,42 @@ def broadcasting_shape_rule(name: str, *avals: ShapedArray, **params) -> tuple[i
                             f"{', '.join(map(str, shapes))}.")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
+
+
+# ---------------------------------------------------------------- shape primitives
+def dtype_of_first(x: ShapedArray, *args: Any, **params: Any) -> np.dtype:
+    return x.dtype
+
+
+def shape_primitive(name: str, shape_rule, impl, pp_hidden: tuple[str, ...] = ()) -> Primitive:
+    """A primitive whose output has the operand's dtype and weak type, and a new shape."""
+    return standard_primitive(name, shape_rule, dtype_of_first, impl,
+                              weak_type_rule=first_input_weak_type_rule, pp_hidden=pp_hidden)
+
+
+# ---------------------------------------------------------------- reductions
+def reduce_shape_rule(x: ShapedArray, *, axes, **params) -> tuple[int, ...]:
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"duplicate value in 'axes' of reduction: {axes}")
+    if any(not 0 <= a < x.ndim for a in axes):
+        raise ValueError(f"reduction axes {axes} contains out-of-bounds indices for {x}.")
+    return tuple(d for i, d in enumerate(x.shape) if i not in axes)
+
+
+def reduction(name: str, np_fn, kinds: str) -> Primitive:
+    def impl(x, *, axes, **params):
+        return np_fn(x, axis=tuple(axes), dtype=x.dtype) if axes else x
+    return standard_primitive(name, reduce_shape_rule, partial(checked_dtype_rule, name, kinds),
+                              impl, weak_type_rule=first_input_weak_type_rule)
+
+
+# A reduction leaves the batch dimension where it is: axes at or after it shift by one, and
+# the batch dimension of the result is its position among the axes that remain (JAX's
+# ``reducer_batcher``; like JAX, the shifted axes are NumPy integers, and jaxprs show them so).
+def axes_batch(prim):
+    def rule(args, dims, *, axes, **params):
+        (x,), (bdim,) = args, dims
+        axes = tuple(np.where(np.less(axes, bdim), axes, np.add(axes, 1)))
+        kept = [d for d in range(np.ndim(x)) if d not in axes]
+        return prim.bind(x, axes=axes, **params), kept.index(bdim)
+    batching.batching_rules[prim] = rule

@@ -5,121 +5,19 @@ shape rule, which is also where bad arguments get their error messages.
 """
 from __future__ import annotations
 
+import builtins
 from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.registry import (check_same_dtypes, first_input_weak_type_rule,
-                                 standard_primitive)
-from edujax.pretty import hide_params, pp_eqn_rules
-
-
-def _dtype_of_first(x: ShapedArray, *args: Any, **params: Any) -> np.dtype:
-    return x.dtype
-
-
-def shape_primitive(name: str, shape_rule, impl, pp_hidden: tuple[str, ...] = ()) -> Primitive:
-    """A primitive whose output has the operand's dtype and weak type, and a new shape."""
-    return standard_primitive(name, shape_rule, _dtype_of_first, impl,
-                              weak_type_rule=first_input_weak_type_rule, pp_hidden=pp_hidden)
-
-
-# ---------------------------------------------------------------- broadcast_in_dim
-# Operand dimension i becomes output dimension broadcast_dimensions[i]; every
-# other output dimension is new. An operand dimension of size 1 may stretch.
-def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape, broadcast_dimensions, sharding):
-    if any(d < 0 for d in shape):
-        raise TypeError("broadcast_in_dim shape must have every element be nonnegative, got "
-                        f"{tuple(shape)}.")
-    if x.ndim != len(broadcast_dimensions):
-        raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
-                        f"ndim; got broadcast_dimensions {broadcast_dimensions} for operand ndim "
-                        f"{x.ndim}.")
-    for i, d in enumerate(broadcast_dimensions):
-        if not (0 <= d < len(shape)) or x.shape[i] not in (1, shape[d]):
-            raise TypeError("broadcast_in_dim operand dimension sizes must either be 1, or be "
-                            "equal to their corresponding dimensions in the target broadcast "
-                            f"shape; got operand of shape {x.shape}, target broadcast shape "
-                            f"{tuple(shape)}, broadcast_dimensions {broadcast_dimensions} ")
-    return tuple(shape)
-
-
-def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
-    expanded = [1] * len(shape)
-    for i, d in enumerate(broadcast_dimensions):
-        expanded[d] = x.shape[i]
-    return np.broadcast_to(x.reshape(expanded), shape)
-
-
-broadcast_in_dim_p = shape_primitive("broadcast_in_dim", _broadcast_in_dim_shape_rule,
-                                     _broadcast_in_dim_impl)
-
-
-def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding):
-    """Sum over the new dimensions (and the stretched size-1 ones), then restore the 1s."""
-    unit_dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
-    kept = [d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims]
-    summed = lax.reduce_sum(ct, [d for d in range(len(shape)) if d not in kept])
-    return [lax.expand_dims(summed, unit_dims)]
-
-
-ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
-
-
-def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):
-    (x,), (d,) = args, dims
-    x = moveaxis(x, d, 0)
-    return broadcast_in_dim_p.bind(x, shape=(np.shape(x)[0], *shape),
-                                   broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions)),
-                                   sharding=sharding), 0
-
-
-batching.batching_rules[broadcast_in_dim_p] = _broadcast_in_dim_batch
-pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
-                                               hide_if_empty=("broadcast_dimensions",))
-
-
-# ---------------------------------------------------------------- reshape
-def _reshape_shape_rule(x: ShapedArray, *, new_sizes, dimensions, sharding):
-    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
-        raise TypeError("reshape total size must be unchanged, got new_sizes "
-                        f"{tuple(new_sizes)} (of total size {int(np.prod(new_sizes))}) for shape "
-                        f"{x.shape} (of total size {x.size}).")
-    return tuple(new_sizes)
-
-
-def _reshape_impl(x, *, new_sizes, dimensions, sharding):
-    if dimensions is not None:
-        x = np.transpose(x, dimensions)
-    return np.reshape(x, new_sizes)
-
-
-reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
-ad.deflinear(reshape_p, lambda ct, x, **p: [lax.reshape(ct, x.aval.shape)])
-batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
-    lax.reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
-                None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
-
-
-# ---------------------------------------------------------------- transpose
-def _transpose_shape_rule(x: ShapedArray, *, permutation):
-    if sorted(permutation) != list(range(x.ndim)):
-        raise TypeError("transpose permutation isn't a permutation of operand dimensions, got "
-                        f"permutation {permutation} for operand shape {x.shape}.")
-    return tuple(x.shape[p] for p in permutation)
-
-
-transpose_p = shape_primitive("transpose", _transpose_shape_rule,
-                              lambda x, *, permutation: np.transpose(x, permutation))
-ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
-    lax.transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
-batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
-    transpose_p.bind(moveaxis(args[0], dims[0], 0),
-                     permutation=(0, *(p + 1 for p in permutation))), 0)
+from edujax.lax.base import _is_array, expand_dims, full, reduce_sum, reshape
+from edujax.lax.elementwise import sub
+from edujax.lax.registry import (dtype_of_first, check_same_dtypes, first_input_weak_type_rule,
+                                 shape_primitive, standard_primitive)
 
 
 # ---------------------------------------------------------------- squeeze
@@ -133,7 +31,7 @@ def _squeeze_shape_rule(x: ShapedArray, *, dimensions):
 
 squeeze_p = shape_primitive("squeeze", _squeeze_shape_rule,
                             lambda x, *, dimensions: np.squeeze(x, tuple(dimensions)))
-ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [lax.expand_dims(ct, dimensions)])
+ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [expand_dims(ct, dimensions)])
 batching.batching_rules[squeeze_p] = lambda args, dims, *, dimensions: (
     squeeze_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
 
@@ -142,7 +40,7 @@ batching.batching_rules[squeeze_p] = lambda args, dims, *, dimensions: (
 rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
                         else x)
-ad.deflinear(rev_p, lambda ct, x, *, dimensions: [lax.rev(ct, dimensions)])
+ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
 batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (
     rev_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
 
@@ -189,7 +87,7 @@ def _concatenate_transpose(ct, *xs, dimension):
     out, start = [], 0
     for x in xs:
         size = ad.aval_of(x).shape[dimension]
-        out.append(lax.slice_in_dim(ct, start, start + size, 1, dimension)
+        out.append(slice_in_dim(ct, start, start + size, 1, dimension)
                    if ad.is_undefined_primal(x) else None)
         start += size
     return out
@@ -244,7 +142,7 @@ def _stack_jvp(primals, tangents, *, axis):
 
 def _stack_transpose(ct, *xs, axis):
     """Operand i's cotangent is slice i along the stacked axis."""
-    return [lax.index_in_dim(ct, i, axis, keepdims=False) if ad.is_undefined_primal(x)
+    return [index_in_dim(ct, i, axis, keepdims=False) if ad.is_undefined_primal(x)
             else None for i, x in enumerate(xs)]
 
 
@@ -275,7 +173,7 @@ def _tile_transpose(ct, x, *, reps):
     """Each copy of x received part of the cotangent: split the tiled axes and sum copies."""
     shape = x.aval.shape
     split = [d for r, n in zip(reps, shape) for d in (r, n)]
-    summed = lax.reduce_sum(lax.reshape(ct, split), range(0, 2 * len(shape), 2))
+    summed = reduce_sum(reshape(ct, split), range(0, 2 * len(shape), 2))
     return [summed]
 
 
@@ -300,16 +198,17 @@ def _pad_impl(x, pad_value, *, padding_config):
     full_shape = [max(d, 0) + max(lo, 0) + max(hi, 0) - min(lo, 0) - min(hi, 0)
                   for d, (lo, hi, _) in zip(out_shape, padding_config)]
     out = np.full(full_shape, pad_value, dtype=x.dtype)
-    index = tuple(slice(max(lo, 0), max(lo, 0) + (n - 1) * (interior + 1) + 1, interior + 1)
+    index = tuple(builtins.slice(max(lo, 0), max(lo, 0) + (n - 1) * (interior + 1) + 1,
+                                 interior + 1)
                   for n, (lo, _, interior) in zip(x.shape, padding_config))
     if x.size:
         out[index] = x
-    trim = tuple(slice(-min(lo, 0), -min(lo, 0) + n) for n, (lo, _, _) in
+    trim = tuple(builtins.slice(-min(lo, 0), -min(lo, 0) + n) for n, (lo, _, _) in
                  zip(out_shape, padding_config))
     return out[trim]
 
 
-pad_p = standard_primitive("pad", _pad_shape_rule, _dtype_of_first, _pad_impl,
+pad_p = standard_primitive("pad", _pad_shape_rule, dtype_of_first, _pad_impl,
                            weak_type_rule=first_input_weak_type_rule)
 
 
@@ -325,10 +224,10 @@ def _pad_transpose(ct, x, pad_value, *, padding_config):
     """The operand's cotangent is the un-padded part; the pad value gets all the rest."""
     lo = [-low for low, _, _ in padding_config]
     hi = [-high for _, high, _ in padding_config]
-    trimmed = lax.pad(ct, lax.full((), 0, ct.dtype), list(zip(lo, hi, [0] * len(lo))))
-    t_x = lax.slice(trimmed, [0] * len(lo), trimmed.shape,
-                    [interior + 1 for _, _, interior in padding_config])
-    t_pad = (lax.sub(lax.reduce_sum(ct, range(ct.ndim)), lax.reduce_sum(t_x, range(t_x.ndim)))
+    trimmed = pad(ct, full((), 0, ct.dtype), list(zip(lo, hi, [0] * len(lo))))
+    t_x = slice(trimmed, [0] * len(lo), trimmed.shape,
+                [interior + 1 for _, _, interior in padding_config])
+    t_pad = (sub(reduce_sum(ct, range(ct.ndim)), reduce_sum(t_x, range(t_x.ndim)))
              if ad.is_undefined_primal(pad_value) else None)
     return [t_x if ad.is_undefined_primal(x) else None, t_pad]
 
@@ -386,7 +285,8 @@ def _slice_shape_rule(x: ShapedArray, *, start_indices, limit_indices, strides):
 
 def _slice_impl(x, *, start_indices, limit_indices, strides):
     strides = strides or (1,) * x.ndim
-    return x[tuple(slice(lo, hi, s) for lo, hi, s in zip(start_indices, limit_indices, strides))]
+    return x[tuple(builtins.slice(lo, hi, s)
+                   for lo, hi, s in zip(start_indices, limit_indices, strides))]
 
 
 slice_p = shape_primitive("slice", _slice_shape_rule, _slice_impl)
@@ -401,7 +301,7 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
         real_limits = np.add(start_indices, np.where(np.array(ct.shape) == 0, 0, np.add(
             1, np.multiply(np.subtract(ct.shape, 1), strides))))
         pads = zip(start_indices, np.subtract(shape, real_limits), np.subtract(strides, 1))
-    return [lax.pad(ct, np.asarray(0, ct.dtype)[()], list(pads))]
+    return [pad(ct, np.asarray(0, ct.dtype)[()], list(pads))]
 
 
 ad.deflinear(slice_p, _slice_transpose)
@@ -415,144 +315,6 @@ def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
 
 
 batching.batching_rules[slice_p] = _slice_batch
-
-
-# ---------------------------------------------------------------- dynamic_slice
-# Start indices are traced scalars; they are clamped so the slice stays in bounds
-# (XLA's rule: an out-of-range start moves back, it never errors).
-def _clamped_starts(shape: Sequence[int], sizes: Sequence[int], starts) -> list[int]:
-    return [int(min(max(int(s), 0), d - n)) for s, d, n in zip(starts, shape, sizes)]
-
-
-def _dynamic_slice_shape_rule(x: ShapedArray, *starts: ShapedArray, slice_sizes):
-    if len(starts) != x.ndim or len(slice_sizes) != x.ndim:
-        raise TypeError("dynamic_slice needs one start index and one slice size per operand "
-                        f"dimension, got {len(starts)} and {len(slice_sizes)} for shape "
-                        f"{x.shape}.")
-    if any(not 0 <= n <= d for n, d in zip(slice_sizes, x.shape)):
-        raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got "
-                        f"slice_sizes {tuple(slice_sizes)} for operand shape {x.shape}.")
-    return tuple(slice_sizes)
-
-
-def _dynamic_slice_impl(x, *starts, slice_sizes):
-    begin = _clamped_starts(x.shape, slice_sizes, starts)
-    return x[tuple(slice(b, b + n) for b, n in zip(begin, slice_sizes))]
-
-
-dynamic_slice_p = shape_primitive("dynamic_slice", _dynamic_slice_shape_rule,
-                                  _dynamic_slice_impl)
-
-
-def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
-    x, *starts = primals
-    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
-    if type(tangents[0]) is ad.Zero:
-        return out, ad.Zero.from_value(out)
-    return out, dynamic_slice_p.bind(tangents[0], *starts, slice_sizes=slice_sizes)
-
-
-def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):
-    zeros = lax.full(x.aval.shape, 0, x.aval.dtype)
-    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
-
-
-ad.jvp_rules[dynamic_slice_p] = _dynamic_slice_jvp
-ad.transpose_rules[dynamic_slice_p] = _dynamic_slice_transpose
-
-
-def _dynamic_slice_batch(args, dims, *, slice_sizes):
-    """vmap of a dynamic_slice: it is a gather that reads one window, so batch that gather.
-
-    The scalar start indices become one index vector (one per example, if any start
-    is batched) and gather's batching rule does the rest, as in JAX. CLIP mode is
-    dynamic_slice's own rule: a start too far out moves back inside.
-    """
-    from edujax.lax import slicing  # (slicing imports this module)
-    (x, *starts), (x_dim, *start_dims) = args, dims
-    all_dims = tuple(range(len(slice_sizes)))
-    dnums = slicing.GatherDimensionNumbers(offset_dims=all_dims, collapsed_slice_dims=(),
-                                           start_index_map=all_dims)
-    index, index_dim = _stacked_start_indices(starts, start_dims)
-    gather_batch = batching.batching_rules[slicing.gather_p]
-    return gather_batch([x, index], [x_dim, index_dim], dimension_numbers=dnums,
-                        slice_sizes=slice_sizes, unique_indices=True, indices_are_sorted=True,
-                        mode=slicing.GatherScatterMode.CLIP, fill_value=None)
-
-
-def _stacked_start_indices(starts, dims) -> tuple[Any, int | None]:
-    """The scalar start indices as one index array: shape (n,), or (batch, n) if any is batched."""
-    if not starts:
-        return np.zeros((0,), np.int32), None
-    size = next((np.shape(s)[0] for s, d in zip(starts, dims) if d is not None), None)
-    if size is None:
-        return lax.concatenate([lax.broadcast(s, (1,)) for s in starts], 0), None
-    columns = [lax.broadcast_in_dim(s, (size, 1), (0,) if d is not None else ())
-               for s, d in zip(starts, dims)]
-    return lax.concatenate(columns, 1), 0
-
-
-batching.batching_rules[dynamic_slice_p] = _dynamic_slice_batch
-
-
-def _dynamic_update_slice_shape_rule(x: ShapedArray, update: ShapedArray, *starts):
-    if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape)):
-        raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
-                        f"got update shape {update.shape} for operand shape {x.shape}.")
-    return x.shape
-
-
-def _dynamic_update_slice_impl(x, update, *starts):
-    begin = _clamped_starts(x.shape, update.shape, starts)
-    out = x.copy()
-    out[tuple(slice(b, b + n) for b, n in zip(begin, update.shape))] = update
-    return out
-
-
-dynamic_update_slice_p = standard_primitive(
-    "dynamic_update_slice", _dynamic_update_slice_shape_rule,
-    lambda x, update, *s: x.dtype, _dynamic_update_slice_impl,
-    weak_type_rule=first_input_weak_type_rule)
-
-
-def _dynamic_update_slice_jvp(primals, tangents):
-    x, update, *starts = primals
-    out = dynamic_update_slice_p.bind(x, update, *starts)
-    t_x, t_update = tangents[:2]
-    if type(t_x) is ad.Zero and type(t_update) is ad.Zero:
-        return out, ad.Zero.from_value(out)
-    return out, dynamic_update_slice_p.bind(ad.instantiate_zeros(t_x),
-                                            ad.instantiate_zeros(t_update), *starts)
-
-
-def _dynamic_update_slice_transpose(ct, x, update, *starts):
-    update_aval = ad.aval_of(update)
-    t_x = dynamic_update_slice_p.bind(ct, lax.full(update_aval.shape, 0, update_aval.dtype),
-                                      *starts) if ad.is_undefined_primal(x) else None
-    t_update = dynamic_slice_p.bind(ct, *starts, slice_sizes=update_aval.shape) \
-        if ad.is_undefined_primal(update) else None
-    return [t_x, t_update] + [None] * len(starts)
-
-
-ad.jvp_rules[dynamic_update_slice_p] = _dynamic_update_slice_jvp
-ad.transpose_rules[dynamic_update_slice_p] = _dynamic_update_slice_transpose
-
-
-def _dynamic_update_slice_batch(args, dims):
-    """vmap of a dynamic_update_slice: it is a scatter of one window, so batch that scatter."""
-    from edujax.lax import slicing  # (slicing imports this module)
-    (x, update, *starts), (x_dim, update_dim, *start_dims) = args, dims
-    all_dims = tuple(range(len(starts)))
-    dnums = slicing.ScatterDimensionNumbers(update_window_dims=all_dims, inserted_window_dims=(),
-                                            scatter_dims_to_operand_dims=all_dims)
-    index, index_dim = _stacked_start_indices(starts, start_dims)
-    scatter_batch = batching.batching_rules[slicing.scatter_p]
-    return scatter_batch([x, index, update], [x_dim, index_dim, update_dim], update_jaxpr=None,
-                         update_consts=(), dimension_numbers=dnums, indices_are_sorted=True,
-                         unique_indices=True, mode=slicing.GatherScatterMode.CLIP)
-
-
-batching.batching_rules[dynamic_update_slice_p] = _dynamic_update_slice_batch
 
 
 # ---------------------------------------------------------------- split
@@ -579,6 +341,85 @@ def _split_jvp(primals, tangents, *, sizes, axis):
 
 ad.jvp_rules[split_p] = _split_jvp
 ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
-    lax.concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
+    concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
 batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (
     split_p.bind(moveaxis(args[0], dims[0], 0), sizes=sizes, axis=axis + 1), [0] * len(sizes))
+
+
+# ---------------------------------------------------------------- the lax functions
+def squeeze(array, dimensions: Sequence[int]):
+    ndim = np.ndim(array)
+    dims = tuple(sorted(d % ndim for d in dimensions)) if ndim else ()
+    if not dims and _is_array(array):
+        return array
+    return squeeze_p.bind(array, dimensions=dims)
+
+
+def rev(operand, dimensions: Sequence[int]):
+    return rev_p.bind(operand, dimensions=tuple(dimensions))
+
+
+def concatenate(operands: Sequence[Any], dimension: int):
+    if len(operands) == 1 and _is_array(operands[0]):
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=int(dimension))
+
+
+def stack(operands: Sequence[Any], axis: int = 0):
+    """Join arrays of one shape along a new ``axis`` (the ``stack`` primitive)."""
+    ndim = np.ndim(operands[0]) if operands else 0
+    return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))
+
+
+def tile(operand, reps: Sequence[int]):
+    """Repeat the whole array ``reps[i]`` times along each dimension i."""
+    return tile_p.bind(operand, reps=tuple(int(r) for r in reps))
+
+
+def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
+    # NB: the values are kept as given (as JAX does), so NumPy ints print as np.int64(2).
+    return pad_p.bind(operand, padding_value,
+                      padding_config=tuple(tuple(p) for p in padding_config))
+
+
+def iota(dtype, size: int):
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0,
+                       sharding=None)
+
+
+def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape),
+                       dimension=int(dimension), sharding=None)
+
+
+def slice(operand, start_indices, limit_indices, strides=None):
+    strides = None if strides is None or all(s == 1 for s in strides) else tuple(strides)
+    return slice_p.bind(operand, start_indices=tuple(int(i) for i in start_indices),
+                        limit_indices=tuple(int(i) for i in limit_indices), strides=strides)
+
+
+def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int = 0):
+    shape = np.shape(operand)
+    starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
+    axis %= len(shape)
+    size = shape[axis]
+    starts[axis], limits[axis], strides[axis] = (
+        _clip_index(0 if start_index is None else start_index, size),
+        _clip_index(size if limit_index is None else limit_index, size), stride)
+    return slice(operand, starts, limits, strides)
+
+
+def _clip_index(i: int, size: int) -> int:
+    i = i + size if i < 0 else i
+    return builtins.min(builtins.max(i, 0), size)
+
+
+def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
+    size = np.shape(operand)[axis]
+    index = index + size if index < 0 else index
+    out = slice_in_dim(operand, index, index + 1, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def split(operand, sizes: Sequence[int], axis: int = 0):
+    return split_p.bind(operand, sizes=tuple(int(s) for s in sizes), axis=int(axis))

@@ -16,14 +16,16 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.lax.elementwise import add_p, max_p, min_p, mul_p, sub_p
+from edujax.jaxpr import eval_jaxpr
+from edujax.lax.base import broadcast_in_dim_p, full, reshape
+from edujax.lax.elementwise import add, add_p, div, eq, max_p, min_p, mul, mul_p, neg, select, sub_p
 from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
-from edujax.lax.shape import broadcast_in_dim_p
+from edujax.lax.shape import iota
 
 # ---------------------------------------------------------------- the parameters
 # gather and scatter describe *where* windows go with a few tuples of dimension
@@ -385,7 +387,7 @@ def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes, u
     """
     if type(ct) is ad.Zero:
         return [ad.Zero(operand.aval), None]
-    zeros = lax.full(operand.aval.shape, 0, ad.aval_of(ct).dtype)
+    zeros = full(operand.aval.shape, 0, ad.aval_of(ct).dtype)
     out = _bind_scatter(scatter_add_p, add_p, zeros, indices, ct,
                         _scatter_dnums_of(dimension_numbers), indices_are_sorted,
                         unique_indices, mode, transposing=True)  # = scatter_add(...)
@@ -610,7 +612,6 @@ def _set(out: np.ndarray, coords: tuple, updates: np.ndarray) -> None:
 def _apply_update_jaxpr(update_jaxpr, consts, out: np.ndarray, coords: tuple,
                         updates: np.ndarray) -> None:
     """Combine with a jaxpr, one window at a time, so a repeated index applies it repeatedly."""
-    from edujax.jaxpr import eval_jaxpr
     with core.set_current_trace(core.eval_trace):
         for w in range(updates.shape[0]):
             where = tuple(c[w] for c in coords)
@@ -668,12 +669,12 @@ def _read_windows(x, indices, updates_shape, dn: ScatterDimensionNumbers, **gath
 
 def _zeros_like(x, dtype=None):
     aval = ad.aval_of(x)
-    return lax.full(aval.shape, 0, aval.dtype if dtype is None else dtype)
+    return full(aval.shape, 0, aval.dtype if dtype is None else dtype)
 
 
 def _ones_like(x, dtype=None):
     aval = ad.aval_of(x)
-    return lax.full(aval.shape, 1, aval.dtype if dtype is None else dtype)
+    return full(aval.shape, 1, aval.dtype if dtype is None else dtype)
 
 
 def _zero_cotangents(operand, updates) -> list:
@@ -744,7 +745,7 @@ def _scatter_addsub_transpose(prim: Primitive, ct, operand, indices, updates, *,
         updates_t = _read_windows(ct, indices, updates.aval.shape, dimension_numbers,
                                   mode=mode, fill_value=0)
         if prim is scatter_sub_p:
-            updates_t = lax.neg(updates_t)
+            updates_t = neg(updates_t)
     return [operand_t, None, updates_t]
 
 
@@ -776,7 +777,7 @@ def _scatter_mul_jvp_updates(g, operand, indices, updates, *, dimension_numbers,
     placed = scatter_add(_zeros_like(operand), indices, g, dimension_numbers,
                          indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
                          mode=mode)
-    return lax.mul(operand, placed)
+    return mul(operand, placed)
 
 
 def _scatter_mul_transpose(ct, operand, indices, updates, *, update_jaxpr, update_consts,
@@ -794,7 +795,7 @@ def _scatter_mul_transpose(ct, operand, indices, updates, *, update_jaxpr, updat
         if not unique_indices:
             raise NotImplementedError(
                 "scatter_mul gradients are only implemented if `unique_indices=True`")
-        updates_t = _read_windows(lax.mul(ct, operand), indices, updates.aval.shape,
+        updates_t = _read_windows(mul(ct, operand), indices, updates.aval.shape,
                                   dimension_numbers, mode=mode, fill_value=0)
     return [operand_t, None, updates_t]
 
@@ -831,8 +832,8 @@ def _scatter_extremal_jvp(prim: Primitive, primals, tangents, *, update_jaxpr, u
     g_operand, g_updates = ad.instantiate_zeros(g_operand), ad.instantiate_zeros(g_updates)
     operand_coef, updates_coef = _extremal_coefficients(operand, indices, updates, out, dn)
     target_tangents = _read_windows(g_operand, indices, np.shape(updates), dn)
-    tangent_updates = lax.add(lax.mul(target_tangents, operand_coef),
-                              lax.mul(g_updates, updates_coef))
+    tangent_updates = add(mul(target_tangents, operand_coef),
+                              mul(g_updates, updates_coef))
     return out, scatter_add(g_operand, indices, tangent_updates, dn,
                             indices_are_sorted=indices_are_sorted,
                             unique_indices=unique_indices, mode=mode)
@@ -843,22 +844,22 @@ def _extremal_coefficients(operand, indices, updates, out, dn):
     shape = np.shape(updates)
     initial_vals = _read_windows(operand, indices, shape, dn)
     target_vals = _read_windows(out, indices, shape, dn)
-    successful_updates = lax.eq(updates, target_vals)   # this update is the extreme value
-    retained_values = lax.eq(initial_vals, target_vals)  # the operand ties with it
+    successful_updates = eq(updates, target_vals)   # this update is the extreme value
+    retained_values = eq(initial_vals, target_vals)  # the operand ties with it
     num_updates = _read_windows(scatter_add(
         _zeros_like(operand), indices,
-        lax.select(successful_updates, _ones_like(updates), _zeros_like(updates)), dn),
+        select(successful_updates, _ones_like(updates), _zeros_like(updates)), dn),
         indices, shape, dn)  # winners aimed at the same element
     num_refs = _read_windows(scatter_add(_zeros_like(operand), indices, _ones_like(updates), dn),
                              indices, shape, dn)  # all updates aimed at it
     one = _const(num_updates, 1.0)
-    updates_normalizer = lax.select(retained_values,
-                                    lax.div(one, lax.add(num_updates, one)),
-                                    lax.div(one, num_updates))
-    updates_coef = lax.select(successful_updates, updates_normalizer, _zeros_like(updates))
-    operand_normalizer = lax.select(retained_values, lax.div(one, lax.add(num_updates, one)),
+    updates_normalizer = select(retained_values,
+                                    div(one, add(num_updates, one)),
+                                    div(one, num_updates))
+    updates_coef = select(successful_updates, updates_normalizer, _zeros_like(updates))
+    operand_normalizer = select(retained_values, div(one, add(num_updates, one)),
                                     _zeros_like(num_updates))
-    operand_coef = lax.div(lax.add(_const(num_updates, -1.0), operand_normalizer), num_refs)
+    operand_coef = div(add(_const(num_updates, -1.0), operand_normalizer), num_refs)
     return operand_coef, updates_coef
 
 
@@ -918,18 +919,18 @@ def _scatter_jvp_with_ids(operand, indices, updates, g_operand, g_updates, dn,
         ids_shape[d] = 1  # one id per window, shared by its elements
     num_ids = int(np.prod(ids_shape, dtype=np.int64))
     id_dtype = np.dtype(np.uint64 if num_ids > np.iinfo(np.uint32).max else np.uint32)
-    update_ids = lax.add(lax.reshape(lax.iota(id_dtype, num_ids), ids_shape),
+    update_ids = add(reshape(iota(id_dtype, num_ids), ids_shape),
                          _ones_like(updates, id_dtype))
-    scattered_ids = scatter(lax.full(np.shape(operand), 0, id_dtype), indices, update_ids, dn,
+    scattered_ids = scatter(full(np.shape(operand), 0, id_dtype), indices, update_ids, dn,
                             indices_are_sorted=indices_are_sorted,
                             unique_indices=unique_indices, mode=mode)
     gathered_ids = _read_windows(scattered_ids, indices, np.shape(updates), dn)
 
     def keep_not_overwritten(x):
-        return lax.select(lax.eq(scattered_ids, _zeros_like(scattered_ids)), x, _zeros_like(x))
+        return select(eq(scattered_ids, _zeros_like(scattered_ids)), x, _zeros_like(x))
 
     def keep_winners(u):
-        return lax.select(lax.eq(update_ids, gathered_ids), u, _zeros_like(u))
+        return select(eq(update_ids, gathered_ids), u, _zeros_like(u))
 
     def add_at(x, u):
         return scatter_add(x, indices, u, dn, indices_are_sorted=indices_are_sorted,
@@ -953,7 +954,7 @@ def _scatter_transpose(ct, operand, indices, updates, *, update_jaxpr, update_co
     updates_shape = ad.aval_of(updates).shape
     operand_t = updates_t = None
     if ad.is_undefined_primal(operand):
-        operand_t = scatter(ct, indices, lax.full(updates_shape, 0, ad.aval_of(ct).dtype),
+        operand_t = scatter(ct, indices, full(updates_shape, 0, ad.aval_of(ct).dtype),
                             dimension_numbers, indices_are_sorted=indices_are_sorted,
                             unique_indices=True, mode=mode)
     if ad.is_undefined_primal(updates):

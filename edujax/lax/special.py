@@ -7,10 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import core
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive
+from edujax.custom_derivatives import custom_jvp
+from edujax.lax.elementwise import (abs, add, exp, log1p, max, mul, ne, neg, select, square,
+                                    sub)
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
+from edujax.tree_util import tree_map
 
 stop_gradient_p = Primitive("stop_gradient")
 core.abstract_eval_rules[stop_gradient_p] = lambda x: x
@@ -32,8 +36,6 @@ def stop_gradient(x: Any) -> Any:
 
     Integer and bool values carry no gradient anyway, so they are returned as is.
     """
-    from edujax.tree_util import tree_map
-
     def stop(leaf):
         if core.get_aval(leaf).dtype.kind not in "fc":
             return leaf
@@ -262,12 +264,34 @@ def _erf_inv_impl(x: np.ndarray, **params: Any) -> np.ndarray:
 erf_inv_p = Primitive("erf_inv")
 core.abstract_eval_rules[erf_inv_p] = partial(naryop_abstract_eval, "erf_inv", accepted(FLOATING))
 core.impl_rules[erf_inv_p] = _erf_inv_impl
-ad.defjvp2(erf_inv_p, lambda g, ans, x: lax.mul(
+ad.defjvp2(erf_inv_p, lambda g, ans, x: mul(
     np.asarray(np.sqrt(np.pi) / 2, dtype=core.get_aval(x).dtype)[()],
-    lax.mul(g, lax.exp(lax.square(ans)))))
+    mul(g, exp(square(ans)))))
 batching.defvectorized(erf_inv_p)
 
 
 def erf_inv(x: Any) -> Any:
     """The inverse error function, elementwise: ``erf(erf_inv(x)) == x`` for x in (-1, 1)."""
     return erf_inv_p.bind(x)
+
+
+# ---------------------------------------------------------------- logaddexp
+# ``log(exp(x1) + exp(x2))`` on operands of one dtype, with a custom JVP: jnp.logaddexp promotes
+# its arguments and calls it, and cumlogsumexp's JVP (reductions.py) combines with it.
+def _logaddexp_primal(x1: Any, x2: Any) -> Any:
+    amax = max(x1, x2)
+    delta = sub(x1, x2)
+    return select(ne(delta, delta), add(x1, x2),  # NaN in, NaN out
+                      add(amax, log1p(exp(neg(abs(delta))))))
+
+
+def _logaddexp_jvp(primals, tangents):
+    """The derivative as softmax weights, smooth even where x1 == x2 (JAX's rule too)."""
+    (x1, x2), (t1, t2) = primals, tangents
+    out = logaddexp(x1, x2)
+    return out, add(mul(t1, exp(sub(x1, out))),
+                        mul(t2, exp(sub(x2, out))))
+
+
+logaddexp = custom_jvp(_logaddexp_primal)
+logaddexp.defjvp(_logaddexp_jvp)

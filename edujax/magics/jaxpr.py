@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from IPython.display import display
+
+from edujax import viz
 from edujax.api import make_jaxpr
 from edujax.jit import jit
 from edujax.magics.calls import evaluate_call
@@ -47,7 +50,7 @@ def jaxpr_magic(shell: Any, line: str, cell: str | None = None) -> Any:
     call = evaluate_call(source, shell.user_ns, "%jaxpr")
     closed = make_jaxpr(call.callee, static_argnums=opts.static)(*call.args, **call.kwargs)
     if opts.graph:
-        _show_graph(closed)
+        display(viz.graph(closed))
     elif opts.compiled:
         compiled = jit(call.callee, static_argnums=opts.static).lower(
             *call.args, **call.kwargs).compile()
@@ -56,15 +59,3 @@ def jaxpr_magic(shell: Any, line: str, cell: str | None = None) -> Any:
     elif not opts.quiet:
         print(closed)
     return closed if opts.output else None
-
-
-def _show_graph(closed: Any) -> None:
-    try:
-        from edujax import viz  # the views are optional: imported only when asked for
-    except ImportError:
-        print("%jaxpr --graph: the graph view is not available yet (edujax.viz is missing); "
-              "here is the jaxpr as text:")
-        print(closed)
-        return
-    from IPython.display import display
-    display(viz.graph(closed))

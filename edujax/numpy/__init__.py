@@ -20,17 +20,19 @@ from edujax.numpy.products import (dot, inner, kron, matmul, outer, tensordot, v
 from edujax.numpy.reductions import (all, amax, amin, any, argmax, argmin, average, count_nonzero,
                                      cumprod, cumsum, cumulative_prod, cumulative_sum, max, mean,
                                      min, prod, ptp, std, sum, var)
+from edujax.numpy.reductions import allclose
 from edujax.numpy.scalar_types import (bool_, complex64, complex128, complex_,
                                        float16, float32, float64, float_, int8, int16, int32,
                                        int64, int_, uint8, uint16, uint32, uint64)
 from edujax.numpy.shape_ops import (array_split, atleast_1d, atleast_2d, atleast_3d,
-                                    broadcast_arrays, broadcast_to, column_stack, concatenate,
-                                    diag, diagonal, dstack, expand_dims, flip, fliplr, flipud,
-                                    hsplit, hstack, moveaxis, ndim, permute_dims, ravel, repeat,
-                                    reshape, roll, rot90, shape, size, split, squeeze, stack,
-                                    swapaxes, tile, trace, transpose, tril, triu, vsplit, vstack)
+                                    broadcast_arrays, column_stack, concatenate, dstack,
+                                    expand_dims, flip, fliplr, flipud, hsplit, hstack, moveaxis,
+                                    ndim, permute_dims, ravel, repeat, reshape, roll, rot90, shape,
+                                    size, split, squeeze, stack, swapaxes, tile, transpose, vsplit,
+                                    vstack)
 from edujax.numpy.sorting import (argsort, argwhere, flatnonzero, nonzero, searchsorted, sort,
-                                  unique)
+                                  unique, where)
+from edujax.numpy.diagonals import diag, diagonal, trace, tril, triu
 from edujax.numpy.einsum import einsum
 from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan,
                                  arctan2, arctanh, around, bitwise_and, bitwise_not, bitwise_or,
@@ -43,8 +45,9 @@ from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, ar
                                  multiply, negative, nextafter, not_equal, positive, power,
                                  rad2deg, radians, reciprocal, remainder, right_shift, rint,
                                  round, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
-                                 tanh, true_divide, trunc, where)
-from edujax.numpy.util import broadcast_shapes
+                                 tanh, true_divide, trunc)
+from edujax.numpy.ufuncs import isclose
+from edujax.numpy.util import broadcast_shapes, broadcast_to
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
@@ -71,31 +74,6 @@ def isscalar(element: _Any) -> bool:
 
 def iscomplexobj(x: _Any) -> bool:
     return _np.dtype(getattr(x, "dtype", type(x))).kind == "c"
-
-
-def isclose(a: _Any, b: _Any, rtol: _Any = 1e-05, atol: _Any = 1e-08,
-            equal_nan: bool = False) -> _Any:
-    """``|a - b| <= atol + rtol * |b|`` elementwise (infinities must match exactly)."""
-    from edujax import lax as _lax
-    from edujax.numpy.util import promote_args as _promote_args
-    from edujax.numpy.util import promote_args_inexact as _promote_args_inexact
-    _promote_args("isclose", a, b)
-    a, b = _promote_args_inexact("isclose", a, b)
-    dtype = _dtypes.dtype_and_weak(a)[0]
-    rtol = _lax.convert_element_type(rtol, dtype)
-    atol = _lax.convert_element_type(atol, dtype)
-    both_nan = logical_and(isnan(a), isnan(b))
-    in_range = _lax.le(_lax.abs(_lax.sub(a, b)), _lax.add(atol, _lax.mul(rtol, _lax.abs(b))))
-    out = logical_or(_lax.eq(a, b), logical_and(isfinite(b), in_range))
-    return logical_or(out, both_nan) if equal_nan else out
-
-
-def allclose(a: _Any, b: _Any, rtol: _Any = 1e-05, atol: _Any = 1e-08,
-             equal_nan: bool = False) -> _Any:
-    """True if every pair of elements is ``isclose``."""
-    from edujax.numpy.util import check_arraylike as _check_arraylike
-    _check_arraylike("allclose", a, b)
-    return all(isclose(a, b, rtol, atol, equal_nan))
 
 
 def array_equal(a1: _Any, a2: _Any, equal_nan: bool = False) -> Array:

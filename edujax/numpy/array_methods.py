@@ -12,7 +12,9 @@ import numpy as np
 
 from edujax import core, lax
 from edujax.array import Array
-from edujax.numpy import reductions, shape_ops, ufuncs
+from edujax.numpy import diagonals, reductions, shape_ops, ufuncs
+from edujax.numpy.products import dot, matmul
+from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.indexing import IndexUpdateHelper, getitem
 from edujax.numpy.util import is_arraylike
 
@@ -46,7 +48,6 @@ def _type_name(x: Any, symbol: str) -> str:
 
 
 def _matmul(a: Any, b: Any) -> Any:
-    from edujax.numpy.products import matmul
     return matmul(a, b)
 
 
@@ -89,17 +90,14 @@ def _round_method(self, decimals: int = 0, out: None = None) -> Any:
 
 
 def _sort_method(self, axis: int = -1, **kwargs: Any) -> Any:
-    from edujax.numpy.sorting import sort
     return sort(self, axis, **kwargs)
 
 
 def _argsort_method(self, axis: int = -1, **kwargs: Any) -> Any:
-    from edujax.numpy.sorting import argsort
     return argsort(self, axis, **kwargs)
 
 
 def _dot_method(self, b: Any, **kwargs: Any) -> Any:
-    from edujax.numpy.products import dot
     return dot(self, b, **kwargs)
 
 
@@ -115,7 +113,7 @@ _METHODS = {
     "any": reductions.any, "all": reductions.all, "cumsum": reductions.cumsum,
     "cumprod": reductions.cumprod, "ptp": reductions.ptp, "ravel": shape_ops.ravel,
     "flatten": shape_ops.ravel, "squeeze": shape_ops.squeeze, "swapaxes": shape_ops.swapaxes,
-    "repeat": shape_ops.repeat, "diagonal": shape_ops.diagonal, "trace": shape_ops.trace,
+    "repeat": shape_ops.repeat, "diagonal": diagonals.diagonal, "trace": diagonals.trace,
     "clip": ufuncs.clip, "round": _round_method, "conj": lambda self: self,
     "conjugate": lambda self: self, "sort": _sort_method, "argsort": _argsort_method,
     "dot": _dot_method, "__getitem__": getitem, "__round__": _round_method,
@@ -146,4 +144,3 @@ def attach(cls: type) -> None:
 
 attach(Array)
 attach(core.Tracer)
-

@@ -15,8 +15,9 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
-from edujax.numpy.shape_ops import canonicalize_shape
-from edujax.numpy.util import check_arraylike
+from edujax.errors import ConcretizationTypeError
+from edujax.numpy.ufuncs import add, equal
+from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 
 def _explicit_dtype(dtype: Any) -> np.dtype | None:
@@ -155,7 +156,6 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     check_arraylike("full", fill_value)
     if np.ndim(fill_value) == 0:
         return lax.full(canonicalize_shape(shape), fill_value, dtype)
-    from edujax.numpy.shape_ops import broadcast_to
     return broadcast_to(asarray(fill_value, dtype=dtype), shape)
 
 
@@ -187,7 +187,6 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
         check_arraylike("full_like", a, fill_value)
     if np.ndim(fill_value) == 0:
         return _like("full_like", a, fill_value, dtype, shape)
-    from edujax.numpy.shape_ops import broadcast_to
     shape = np.shape(a) if shape is None else shape
     dtype = dtypes.result_type(a) if dtype is None else dtype
     return broadcast_to(asarray(fill_value, dtype=dtype), shape)
@@ -199,7 +198,6 @@ def _concrete(x: Any, name: str) -> Any:
     if isinstance(x, core.Tracer):
         value = x.to_concrete_value()
         if value is None:
-            from edujax.errors import ConcretizationTypeError
             raise ConcretizationTypeError(x, f"It arose in the jnp.arange argument '{name}'.\n")
         return np.asarray(value)[()]
     if isinstance(x, Array):
@@ -259,7 +257,6 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
 
     ``start`` and ``stop`` may be arrays: the samples run along the new ``axis``.
     """
-    from edujax.numpy.shape_ops import broadcast_to, reshape
     num = int(_concrete(num, "num"))
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -281,13 +278,13 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         delta = (stop - start) / asarray(div, dtype=computation)
         iota_shape = [1] * len(bounds_shape)
         iota_shape[axis] = div
-        t = reshape(lax.iota(computation, div), iota_shape) / asarray(div, dtype=computation)
-        out = reshape(start, bounds_shape) * (1 - t) + reshape(stop, bounds_shape) * t
+        t = lax.reshape(lax.iota(computation, div), iota_shape) / asarray(div, dtype=computation)
+        out = lax.reshape(start, bounds_shape) * (1 - t) + lax.reshape(stop, bounds_shape) * t
         if endpoint:
             out = lax.concatenate([out, lax.expand_dims(stop, (axis,))], axis)
     elif num == 1:
         delta = asarray(np.nan if endpoint else stop - start, dtype=computation)
-        out = reshape(start, bounds_shape)
+        out = lax.reshape(start, bounds_shape)
     else:
         delta = full((), np.nan, computation)
         empty_shape = list(np.broadcast_shapes(np.shape(start), np.shape(stop)))
@@ -317,7 +314,6 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
         raise ValueError(f"negative dimensions are not allowed, got {N} and {M}")
     rows = lax.broadcasted_iota(dtypes.int_dtype(), (n, m), 0)
     cols = lax.broadcasted_iota(dtypes.int_dtype(), (n, m), 1)
-    from edujax.numpy.ufuncs import add, equal
     return lax.convert_element_type(equal(add(rows, k), cols), dtype)
 
 

@@ -29,7 +29,7 @@ from edujax.array import Array
 from edujax.errors import NonConcreteBooleanIndexError, ConcretizationTypeError
 from edujax.lax import slicing
 from edujax.lax.slicing import GatherScatterMode
-from edujax.numpy import util
+from edujax.numpy import ufuncs, util
 
 # JAX sizes index arrays by the array they index; int32 fits every shape we can hold.
 # NB: JAX switches to int64 for dimensions past 2**31; edujax never meets those.
@@ -974,7 +974,6 @@ class _IndexUpdateRef:
                unique_indices: bool = False, mode: str | GatherScatterMode | None = None,
                wrap_negative_indices: bool = True) -> Any:
         """``x[idx] /= values``: x divided by (ones with ``values`` multiplied in at idx)."""
-        from edujax.numpy import ufuncs
         divisors = self._update(values, slicing.scatter_mul, indices_are_sorted,
                                 unique_indices, mode, wrap_negative_indices,
                                 array=_full_like(self.array, 1, np.shape(self.array)))
@@ -984,7 +983,6 @@ class _IndexUpdateRef:
               unique_indices: bool = False, mode: str | GatherScatterMode | None = None,
               wrap_negative_indices: bool = True) -> Any:
         """``x[idx] **= values``: x to the power (ones with ``values`` multiplied in at idx)."""
-        from edujax.numpy import ufuncs
         exponents = self._update(values, slicing.scatter_mul, indices_are_sorted,
                                  unique_indices, mode, wrap_negative_indices,
                                  array=_full_like(self.array, 1, np.shape(self.array)))

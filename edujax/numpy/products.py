@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from edujax import dtypes, lax
+from edujax import core, dtypes, lax
+from edujax.numpy.shape_ops import expand_dims, moveaxis, ravel, reshape
+from edujax.numpy.ufuncs import multiply
+from edujax.numpy.util import broadcast_to
 from edujax.numpy.util import (asarray, broadcast_shapes, canonicalize_axis, check_arraylike,
                                ensure_arraylike, promote_dtypes)
 
@@ -109,13 +112,11 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
 
 def _type_str(x: Any) -> str:
     """``float32[2,3]``: how JAX names an array's type in error messages."""
-    from edujax import core
     return core.get_aval(x).str_short()
 
 
 def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """The dot product of the flattened arrays."""
-    from edujax.numpy.shape_ops import ravel
     a, b = _ensure_arrays("vdot", a, b)
     return dot(ravel(a), ravel(b), precision=precision,
                preferred_element_type=preferred_element_type)
@@ -124,7 +125,6 @@ def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any =
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, precision: Any = None,
            preferred_element_type: Any = None) -> Any:
     """Dot products of vectors along ``axis``, broadcasting over the other axes."""
-    from edujax.numpy.shape_ops import broadcast_to, moveaxis
     x1, x2 = _ensure_arrays("jnp.vecdot", x1, x2)
     if np.shape(x1)[axis] != np.shape(x2)[axis]:
         raise ValueError(f"axes must match; got shapes {np.shape(x1)} and {np.shape(x2)} with "
@@ -182,7 +182,6 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
         if preferred_element_type is not None:
             a = lax.convert_element_type(a, preferred_element_type)
             b = lax.convert_element_type(b, preferred_element_type)
-        from edujax.numpy.ufuncs import multiply
         return multiply(a, b)
     return tensordot(a, b, (-1, -1), precision=precision,
                      preferred_element_type=preferred_element_type)
@@ -190,8 +189,6 @@ def inner(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any 
 
 def outer(a: Any, b: Any, out: None = None) -> Any:
     """``outer(a, b)[i, j] = a[i] * b[j]`` for the flattened inputs: a column times a row."""
-    from edujax.numpy.shape_ops import ravel
-    from edujax.numpy.ufuncs import multiply
     a, b = _ensure_arrays("outer", a, b)
     a, b = promote_dtypes(a, b)
     a, b = ravel(a), ravel(b)
@@ -206,7 +203,6 @@ def kron(a: Any, b: Any) -> Any:
     Interleave size-1 axes (a gets them at odd positions, b at even ones), multiply
     with broadcasting, and merge each pair of axes.
     """
-    from edujax.numpy.shape_ops import expand_dims, reshape
     check_arraylike("kron", a, b)
     a, b = promote_dtypes(asarray(a), asarray(b))
     if np.ndim(a) < np.ndim(b):

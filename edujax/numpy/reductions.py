@@ -26,6 +26,9 @@ from edujax import dtypes, lax
 from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensure_arraylike,
                                promote_dtypes_inexact)
 from edujax.numpy.util import promote_dtypes_numeric as _promote_dtypes_numeric
+from edujax.numpy.shape_ops import expand_dims
+from edujax.numpy.ufuncs import _constant_like, _where, isclose
+from edujax.numpy.util import broadcast_to
 
 
 class _Monoid(NamedTuple):
@@ -135,7 +138,6 @@ def _reduction(a: Any, name: str, monoid: _Monoid, init_value: float, *,
         monoid = monoid.on_bool  # a sum of bools is their "or", a product their "and"
 
     if where is not None:
-        from edujax.numpy.ufuncs import _where
         a = _where(where, a, _init_value(computation_dtype, init_value))
     result = monoid.reduce(a, axes)
     if initial is not None:
@@ -232,7 +234,6 @@ def _count(a: Any, axis: Any, keepdims: bool, where: Any, dtype: np.dtype) -> An
 
 
 def _broadcast_to(x: Any, shape: tuple[int, ...]) -> Any:
-    from edujax.numpy.shape_ops import broadcast_to
     return broadcast_to(x, shape)
 
 
@@ -272,7 +273,6 @@ def _correction(ddof: Any, correction: Any) -> Any:
 
 def _var(a: Any, axis: Any, dtype: Any, correction: Any, keepdims: bool, where: Any,
          a_mean: Any) -> Any:
-    from edujax.numpy.ufuncs import _where
     where = _check_where("var", where)
     computation_dtype, dtype = _var_promote_types(
         _dtype(a), None if dtype is None else _canonical_user_dtype(dtype))
@@ -321,7 +321,6 @@ def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> A
 
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     a = _ensure_array("count_nonzero", a)
-    from edujax.numpy.ufuncs import _constant_like
     return sum(lax.ne(a, _constant_like(a, 0)), axis, dtype=dtypes.int_dtype(),
                keepdims=keepdims)
 
@@ -381,7 +380,6 @@ def _arg_reduction(name: str, lax_fn: Callable, a: Any, axis: Any, keepdims: Any
         raise ValueError(f"attempt to get {name} of an empty sequence")
     result = lax_fn(a, canonicalize_axis(axis, np.ndim(a)), dtypes.int_dtype())
     if keepdims:
-        from edujax.numpy.shape_ops import expand_dims
         return expand_dims(result, dims)
     return result
 
@@ -469,3 +467,10 @@ cumulative_prod = _cumulative_api("cumulative_prod", "product", lax.cumprod, 1, 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "var", "std",
            "ptp", "count_nonzero", "average", "argmax", "argmin", "cumsum", "cumprod",
            "cumulative_sum", "cumulative_prod"]
+
+
+def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
+             equal_nan: bool = False) -> Any:
+    """True if every pair of elements is ``isclose``."""
+    check_arraylike("allclose", a, b)
+    return all(isclose(a, b, rtol, atol, equal_nan))

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from edujax.numpy.creation import asarray
+
 
 class _ScalarMeta(type):
     """The type of ``jnp.float32`` & co. Comparing and hashing go through NumPy's scalar
@@ -17,7 +19,6 @@ class _ScalarMeta(type):
     dtype: np.dtype
 
     def __call__(cls, x: Any) -> Any:
-        from edujax.numpy.creation import asarray
         return asarray(x, dtype=cls.dtype)
 
     def __eq__(cls, other: Any) -> bool:
@@ -47,4 +48,3 @@ float16, float32, float64 = (_scalar_type(f"float{b}", f"float{b}") for b in (16
 complex64, complex128 = _scalar_type("complex64", np.complex64), \
     _scalar_type("complex128", np.complex128)
 int_, float_, complex_ = int64, float64, complex128
-

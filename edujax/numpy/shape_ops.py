@@ -1,4 +1,4 @@
-"""Rearranging arrays: reshape, transpose, stack, split, tile, flip, roll, triu...
+"""Rearranging arrays: reshape, transpose, stack, split, tile, flip, roll, repeat...
 
 None of these compute new numbers; each becomes a few lax shape primitives
 (reshape, transpose, broadcast_in_dim, concatenate, stack, tile, slice, split, rev).
@@ -14,38 +14,11 @@ import numpy as np
 
 from edujax import core, lax
 from edujax.array import Array
-from edujax.numpy.util import (asarray, broadcast_shapes, canonicalize_axis, check_arraylike,
+from edujax.errors import ConcretizationTypeError
+from edujax.numpy import creation
+from edujax.numpy.util import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis,
+                               canonicalize_shape, check_arraylike, ensure_array, index_tuple,
                                promote_dtypes)
-
-
-def _ensure_array(name: str, a: Any) -> Any:
-    """Check ``a`` and make it an Array or tracer (a Python scalar becomes a weak 0-d array)."""
-    check_arraylike(name, a)
-    return asarray(a)
-
-
-def _index_tuple(x: Any) -> tuple[int, ...]:
-    """An int, or a sequence of ints, as a tuple of ints."""
-    try:
-        return (operator.index(x),)
-    except TypeError:
-        return tuple(operator.index(i) for i in x)
-
-
-def canonicalize_shape(shape: Any) -> tuple[int, ...]:
-    """A shape given as an int or a sequence of ints, as a tuple of Python ints."""
-    if np.ndim(shape) == 0 and not isinstance(shape, (tuple, list)):
-        shape = (shape,)
-    try:
-        return tuple(operator.index(d) for d in shape)
-    except TypeError:
-        if any(isinstance(d, core.Tracer) for d in shape):
-            from edujax.errors import ConcretizationTypeError
-            tracer = next(d for d in shape if isinstance(d, core.Tracer))
-            raise ConcretizationTypeError(tracer, "The shape argument must be concrete.\n"
-                                          ) from None
-        raise TypeError("Shapes must be 1D sequences of concrete values of integer type, "
-                        f"got {shape}.") from None
 
 
 # ---------------------------------------------------------------- reshaping
@@ -94,7 +67,7 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None
 
 def ravel(a: Any, order: str = "C") -> Any:
     """The elements in one row (``reshape(a, (a.size,))``)."""
-    a = _ensure_array("ravel", a)
+    a = ensure_array("ravel", a)
     if order == "K":
         raise NotImplementedError("Ravel not implemented for order='K'.")
     return reshape(a, (int(np.size(a)),), order)
@@ -102,19 +75,19 @@ def ravel(a: Any, order: str = "C") -> Any:
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Any:
     """Permute the axes (reverse them by default)."""
-    a = _ensure_array("transpose", a)
+    a = ensure_array("transpose", a)
     ndim = np.ndim(a)
     axes = range(ndim)[::-1] if axes is None else axes
     return lax.transpose(a, [canonicalize_axis(i, ndim) for i in axes])
 
 
 def permute_dims(a: Any, /, axes: tuple[int, ...]) -> Any:
-    a = _ensure_array("permute_dims", a)
+    a = ensure_array("permute_dims", a)
     return lax.transpose(a, axes)
 
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
-    a = _ensure_array("swapaxes", a)
+    a = ensure_array("swapaxes", a)
     perm = list(range(np.ndim(a)))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return lax.transpose(a, perm)
@@ -122,10 +95,10 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
 
 def moveaxis(a: Any, source: Any, destination: Any) -> Any:
     """Move axes to new positions; the other axes keep their order."""
-    a = _ensure_array("moveaxis", a)
+    a = ensure_array("moveaxis", a)
     ndim = np.ndim(a)
-    source = tuple(canonicalize_axis(i, ndim) for i in _index_tuple(source))
-    destination = tuple(canonicalize_axis(i, ndim) for i in _index_tuple(destination))
+    source = tuple(canonicalize_axis(i, ndim) for i in index_tuple(source))
+    destination = tuple(canonicalize_axis(i, ndim) for i in index_tuple(destination))
     if len(source) != len(destination):
         raise ValueError("Inconsistent number of elements: "
                          f"{len(source)} vs {len(destination)}")
@@ -137,37 +110,18 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Any:
 
 def expand_dims(a: Any, axis: Any) -> Any:
     """Insert size-1 axes at positions ``axis`` (positions in the result)."""
-    a = _ensure_array("expand_dims", a)
-    return lax.expand_dims(a, _index_tuple(axis))
+    a = ensure_array("expand_dims", a)
+    return lax.expand_dims(a, index_tuple(axis))
 
 
 def squeeze(a: Any, axis: Any = None) -> Any:
     """Remove size-1 axes (all of them, or those in ``axis``)."""
-    a = _ensure_array("squeeze", a)
+    a = ensure_array("squeeze", a)
     if axis is None:
         axes = tuple(i for i, d in enumerate(np.shape(a)) if d == 1)
     else:
-        axes = tuple(canonicalize_axis(i, np.ndim(a)) for i in _index_tuple(axis))
+        axes = tuple(canonicalize_axis(i, np.ndim(a)) for i in index_tuple(axis))
     return lax.squeeze(a, axes)
-
-
-def broadcast_to(array: Any, shape: Any) -> Any:
-    """``array`` repeated along new leading axes and stretched along its size-1 axes."""
-    a = _ensure_array("broadcast_to", array)
-    shape = canonicalize_shape(shape)
-    a_shape = np.shape(a)
-    if a_shape == shape:
-        return a
-    if len(shape) < len(a_shape):
-        raise ValueError("Cannot broadcast to shape with fewer dimensions: "
-                         f"arr_shape={a_shape} shape={shape}")
-    lead = len(shape) - len(a_shape)
-    if any(d not in (1, s) for d, s in zip(a_shape, shape[lead:])):
-        aval = core.get_aval(a)
-        requested = core.ShapedArray(shape, aval.dtype).str_short()
-        raise ValueError("Incompatible types for broadcasting: input type="
-                         f"{aval.str_short()} and requested type={requested}")
-    return lax.broadcast_in_dim(a, shape, range(lead, len(shape)))
 
 
 def broadcast_arrays(*args: Any) -> list:
@@ -178,9 +132,8 @@ def broadcast_arrays(*args: Any) -> list:
 
 
 def _atleast(name: str, ndmin: int, arys: tuple) -> Any:
-    from edujax.numpy.creation import array
     check_arraylike(name, *arys)
-    out = [array(a, copy=False, ndmin=ndmin) for a in arys]
+    out = [creation.array(a, copy=False, ndmin=ndmin) for a in arys]
     return out[0] if len(out) == 1 else out
 
 
@@ -241,8 +194,7 @@ def concatenate(arrays: Any, axis: int | None = 0, dtype: Any = None) -> Any:
 
 
 def _astype(a: Any, dtype: Any) -> Any:
-    from edujax.numpy.creation import asarray as jnp_asarray
-    return jnp_asarray(a, dtype=dtype)
+    return creation.asarray(a, dtype=dtype)
 
 
 def stack(arrays: Any, axis: int = 0, out: None = None, dtype: Any = None) -> Any:
@@ -286,7 +238,7 @@ def column_stack(tup: Any) -> Any:
 def _split(name: str, ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
     """Cut along ``axis``: into n equal parts (or nearly equal, for array_split), or
     at the given indices. The pieces come from one ``split`` primitive."""
-    a = _ensure_array(name, ary)
+    a = ensure_array(name, ary)
     axis = operator.index(axis)
     size = np.shape(a)[axis]
     if isinstance(indices_or_sections, (tuple, list)) or np.ndim(indices_or_sections) > 0:
@@ -318,7 +270,7 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list:
-    a = _ensure_array("hsplit", ary)
+    a = ensure_array("hsplit", ary)
     return _split("hsplit", a, indices_or_sections, 0 if np.ndim(a) == 1 else 1)
 
 
@@ -333,8 +285,8 @@ def tile(A: Any, reps: Any) -> Any:
     ``reps`` and the array are first given the same number of dimensions by
     adding leading 1s to the shorter one.
     """
-    a = _ensure_array("tile", A)
-    reps = _index_tuple(reps)
+    a = ensure_array("tile", A)
+    reps = index_tuple(reps)
     reps = (1,) * (np.ndim(a) - len(reps)) + reps
     if len(reps) > np.ndim(a):
         a = lax.expand_dims(a, tuple(range(len(reps) - np.ndim(a))))
@@ -365,8 +317,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None, *,
     total = int(counts.sum()) if total_repeat_length is None else int(total_repeat_length)
     if np.ndim(a) == 0:
         if counts.shape == (1,):
-            from edujax.numpy.creation import full
-            return full((total,), a)
+            return creation.full((total,), a)
         raise ValueError("`repeat` with a scalar parameter `a` is only implemented for scalar "
                          "values of the parameter `repeats`.")
     index = np.repeat(np.arange(np.shape(a)[axis]), counts)[:total]
@@ -389,7 +340,6 @@ def _concrete_repeats(repeats: Any) -> Any:
     if isinstance(repeats, core.Tracer):
         value = repeats.to_concrete_value()
         if value is None:
-            from edujax.errors import ConcretizationTypeError
             raise ConcretizationTypeError(
                 repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
                 "static. To fix this, either specify a static value for `repeats`, or pass a "
@@ -424,31 +374,31 @@ def _take_slices(a: Any, index: np.ndarray, axis: int) -> Any:
 # ---------------------------------------------------------------- reordering
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverse the order of the elements along ``axis`` (all axes by default)."""
-    a = _ensure_array("flip", m)
+    a = ensure_array("flip", m)
     return _flip(a, axis)
 
 
 def _flip(a: Any, axis: Any) -> Any:
     if axis is None:
         return lax.rev(a, tuple(range(np.ndim(a))))
-    return lax.rev(a, tuple(canonicalize_axis(ax, np.ndim(a)) for ax in _index_tuple(axis)))
+    return lax.rev(a, tuple(canonicalize_axis(ax, np.ndim(a)) for ax in index_tuple(axis)))
 
 
 def fliplr(m: Any) -> Any:
-    return _flip(_ensure_array("fliplr", m), 1)
+    return _flip(ensure_array("fliplr", m), 1)
 
 
 def flipud(m: Any) -> Any:
-    return _flip(_ensure_array("flipud", m), 0)
+    return _flip(ensure_array("flipud", m), 0)
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """Shift elements along an axis, wrapping around (two slices and a concatenate)."""
-    a = _ensure_array("roll", a)
+    a = ensure_array("roll", a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), np.shape(a))
-    axes = tuple(canonicalize_axis(ax, np.ndim(a)) for ax in _index_tuple(axis))
-    for ax, s in zip(*np.broadcast_arrays(axes, _index_tuple(shift))):
+    axes = tuple(canonicalize_axis(ax, np.ndim(a)) for ax in index_tuple(axis))
+    for ax, s in zip(*np.broadcast_arrays(axes, index_tuple(shift))):
         n = np.shape(a)[ax]
         if n == 0:
             continue
@@ -460,7 +410,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
 
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotate by 90 degrees ``k`` times, from the first axis toward the second."""
-    a = _ensure_array("rot90", m)
+    a = ensure_array("rot90", m)
     if np.ndim(a) < 2:
         raise ValueError("rot90 requires its first argument to have ndim at least two, but got "
                          f"first argument of shape {np.shape(a)}, which has ndim {np.ndim(a)}")
@@ -477,86 +427,6 @@ def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     return transpose(_flip(a, ax2), perm) if k == 1 else _flip(transpose(a, perm), ax2)
 
 
-# ---------------------------------------------------------------- triangles and diagonals
-def _triangle_mask(name: str, m: Any, k: int) -> tuple[Any, Any]:
-    """(the array, a bool mask of its last two axes that is True at and below diagonal k)."""
-    from edujax.numpy.creation import tri
-    a = _ensure_array(name, m)
-    shape = np.shape(a)
-    if len(shape) < 2:
-        raise ValueError(f"Argument to jax.numpy.{name} must be at least 2D")
-    mask = tri(shape[-2], shape[-1], k=k, dtype=bool)
-    return a, lax.broadcast(mask, shape[:-2])
-
-
-def tril(m: Any, k: int = 0) -> Any:
-    """Zero out the elements above the k-th diagonal."""
-    from edujax.numpy.creation import zeros_like
-    a, below = _triangle_mask("tril", m, k)
-    return lax.select(below, a, zeros_like(a))
-
-
-def triu(m: Any, k: int = 0) -> Any:
-    """Zero out the elements below the k-th diagonal."""
-    from edujax.numpy.creation import zeros_like
-    a, below = _triangle_mask("triu", m, k - 1)
-    return lax.select(below, zeros_like(a), a)
-
-
-def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
-    """The k-th diagonal of the matrices formed by ``axis1`` and ``axis2`` (last axis
-    of the result). Built from slices: element i is ``a[i, i + offset]``."""
-    a = _ensure_array("diagonal", a)
-    if np.ndim(a) < 2:
-        raise ValueError("diagonal requires an array of at least two dimensions.")
-    offset = operator.index(offset)
-    shape = np.shape(a)
-    a = moveaxis(a, (axis1, axis2), (-2, -1))
-    length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
-                                          shape[axis2] - builtins.max(offset, 0)))
-    rows = [i - builtins.min(offset, 0) for i in range(length)]
-    cols = [i + builtins.max(offset, 0) for i in range(length)]
-    ndim = np.ndim(a)
-    picked = [lax.index_in_dim(lax.index_in_dim(a, r, ndim - 2, False), c, ndim - 2, False)
-              for r, c in zip(rows, cols)]
-    if not picked:
-        return lax.full(np.shape(a)[:-2] + (0,), 0, a.dtype)
-    return lax.stack(picked, ndim - 2)
-
-
-def diag(v: Any, k: int = 0) -> Any:
-    """The k-th diagonal of a matrix, or a matrix with the vector ``v`` on its k-th diagonal."""
-    from edujax.numpy.creation import eye
-    from edujax.numpy.ufuncs import _where
-    v = _ensure_array("diag", v)
-    k = operator.index(k)
-    if np.ndim(v) == 2:
-        return diagonal(v, offset=k)
-    if np.ndim(v) != 1:
-        raise ValueError("diag input must be 1d or 2d")
-    n = np.shape(v)[0] + builtins.abs(k)
-    zero = lax.full_like(v, 0, shape=())
-    padded = lax.pad(v, zero, ((builtins.max(0, -k), builtins.max(0, k), 0),))
-    # Row r of the result holds padded[r] on its diagonal: a column vector, broadcast.
-    return _where(eye(n, k=k, dtype=bool), lax.expand_dims(padded, (1,)), zero)
-
-
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
-          out: None = None) -> Any:
-    """The sum of the k-th diagonal: mask everything else with an eye, then sum."""
-    from edujax.numpy.creation import eye, zeros_like
-    from edujax.numpy.reductions import sum
-    from edujax.numpy.ufuncs import where
-    a = _ensure_array("trace", a)
-    ndim = np.ndim(a)
-    if canonicalize_axis(axis1, ndim) == canonicalize_axis(axis2, ndim):
-        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
-    shape = np.shape(a)
-    a = moveaxis(a, (axis1, axis2), (-2, -1))
-    a = where(eye(shape[axis1], shape[axis2], k=offset, dtype=bool), a, zeros_like(a))
-    return sum(a, axis=(-2, -1), dtype=dtype)
-
-
 # ---------------------------------------------------------------- sizes
 def ndim(a: Any) -> int:
     return np.ndim(a)
@@ -568,4 +438,3 @@ def shape(a: Any) -> tuple[int, ...]:
 
 def size(a: Any, axis: int | None = None) -> int:
     return int(np.size(a)) if axis is None else np.shape(a)[axis]
-

@@ -13,6 +13,10 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.errors import ConcretizationTypeError
+from edujax.numpy.reductions import sum
+from edujax.numpy.shape_ops import ravel
+from edujax.numpy.ufuncs import _where
 from edujax.numpy.util import asarray, canonicalize_axis, check_arraylike, promote_dtypes
 
 
@@ -77,7 +81,6 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
     a, v = promote_dtypes(a, v)
     if sorter is not None:
         a = a[asarray(sorter)]
-    from edujax.numpy.reductions import sum
     shape = np.shape(v) + np.shape(a)
     a_b = lax.broadcast_in_dim(a, shape, (np.ndim(v),))
     v_b = lax.broadcast_in_dim(v, shape, tuple(range(np.ndim(v))))
@@ -98,7 +101,6 @@ def _concrete_value(x: Any, name: str) -> np.ndarray:
     if isinstance(x, core.Tracer):
         value = x.to_concrete_value()
         if value is None:
-            from edujax.errors import ConcretizationTypeError
             raise ConcretizationTypeError(
                 x, f"The size argument of jnp.{name} must be statically specified to use "
                 f"jnp.{name} within JAX transformations.\n")
@@ -132,7 +134,6 @@ def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple
 
 def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """Indices of the non-zero elements of the flattened array."""
-    from edujax.numpy.shape_ops import ravel
     return nonzero(ravel(a), size=size, fill_value=fill_value)[0]
 
 
@@ -164,3 +165,21 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         outs[0] = _pad_to(outs[0], size, 0 if fill is None else fill)
     arrays = [Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in outs]
     return tuple(arrays) if len(arrays) > 1 else arrays[0]
+
+
+# ---------------------------------------------------------------- where
+def where(condition: Any, x: Any = None, y: Any = None, /, *, size: Any = None,
+          fill_value: Any = None) -> Any:
+    """``x`` where ``condition`` holds, else ``y`` (all three broadcast together).
+
+    With one argument it is ``nonzero``, which needs a concrete condition (the
+    output's length depends on the data).
+    """
+    if x is None and y is None:
+        check_arraylike("where", condition)
+        return nonzero(condition, size=size, fill_value=fill_value)
+    check_arraylike("where", condition, x, y)
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where "
+                         "function.")
+    return _where(condition, x, y)

@@ -21,6 +21,7 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.lax import special as lax_special
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -341,32 +342,7 @@ def log10(x: Any, /) -> Any:
 def logaddexp(x1: Any, x2: Any, /) -> Any:
     """``log(exp(x1) + exp(x2))`` without overflow: ``max + log1p(exp(-|x1 - x2|))``."""
     x1, x2 = promote_args_inexact("logaddexp", x1, x2)
-    return _logaddexp(x1, x2)
-
-
-def _logaddexp_primal(x1: Any, x2: Any) -> Any:
-    amax = lax.max(x1, x2)
-    delta = lax.sub(x1, x2)
-    return lax.select(lax.ne(delta, delta), lax.add(x1, x2),  # NaN in, NaN out
-                      lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta))))))
-
-
-def _logaddexp_jvp(primals, tangents):
-    """The derivative as softmax weights, smooth even where x1 == x2 (JAX's rule too)."""
-    (x1, x2), (t1, t2) = primals, tangents
-    out = _logaddexp(x1, x2)
-    return out, lax.add(lax.mul(t1, lax.exp(lax.sub(x1, out))),
-                        lax.mul(t2, lax.exp(lax.sub(x2, out))))
-
-
-def _make_logaddexp():
-    from edujax.custom_derivatives import custom_jvp
-    f = custom_jvp(_logaddexp_primal)
-    f.defjvp(_logaddexp_jvp)
-    return f
-
-
-_logaddexp = _make_logaddexp()
+    return lax_special.logaddexp(x1, x2)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
@@ -547,24 +523,6 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
 
 
 # ---------------------------------------------------------------- selection
-def where(condition: Any, x: Any = None, y: Any = None, /, *, size: Any = None,
-          fill_value: Any = None) -> Any:
-    """``x`` where ``condition`` holds, else ``y`` (all three broadcast together).
-
-    With one argument it is ``nonzero``, which needs a concrete condition (the
-    output's length depends on the data).
-    """
-    if x is None and y is None:
-        check_arraylike("where", condition)
-        from edujax.numpy.sorting import nonzero
-        return nonzero(condition, size=size, fill_value=fill_value)
-    check_arraylike("where", condition, x, y)
-    if size is not None or fill_value is not None:
-        raise ValueError("size and fill_value arguments cannot be used in three-term where "
-                         "function.")
-    return _where(condition, x, y)
-
-
 def _where(condition: Any, x: Any, y: Any) -> Any:
     """Three-argument where: a non-bool condition is compared with zero, x and y are
     promoted to one dtype, and all three are broadcast to one shape for lax.select."""
@@ -600,3 +558,17 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     if max is not None:
         arr = minimum(max, arr)
     return asarray(arr)
+
+
+def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
+            equal_nan: bool = False) -> Any:
+    """``|a - b| <= atol + rtol * |b|`` elementwise (infinities must match exactly)."""
+    promote_args("isclose", a, b)
+    a, b = promote_args_inexact("isclose", a, b)
+    dtype = dtypes.dtype_and_weak(a)[0]
+    rtol = lax.convert_element_type(rtol, dtype)
+    atol = lax.convert_element_type(atol, dtype)
+    both_nan = logical_and(isnan(a), isnan(b))
+    in_range = lax.le(lax.abs(lax.sub(a, b)), lax.add(atol, lax.mul(rtol, lax.abs(b))))
+    out = logical_or(lax.eq(a, b), logical_and(isfinite(b), in_range))
+    return logical_or(out, both_nan) if equal_nan else out

@@ -7,15 +7,20 @@
 2. ``promote_dtypes``: convert every argument to the lattice's result dtype.
 3. ``promote_shapes``: NumPy rank promotion, done with ``broadcast_in_dim``;
    lax itself then stretches size-1 dimensions.
+
+It also holds the shape helpers every other module of jax.numpy needs (``canonicalize_shape``,
+``broadcast_to``): this module is the bottom of ``edujax/numpy``, and imports none of the others.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.errors import ConcretizationTypeError
 
 _arraylike_types = (Array, core.Tracer, np.ndarray, np.generic, bool, int, float, complex)
 
@@ -99,6 +104,8 @@ def promote_dtypes_numeric(*args: Any) -> list:
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     """NumPy's broadcasting of shapes, with JAX's error message."""
+    if shapes and all(s == shapes[0] for s in shapes[1:]):
+        return tuple(shapes[0])  # the common case: nothing to broadcast
     ndim = max((len(s) for s in shapes), default=0)
     out = []
     for dims in zip(*((1,) * (ndim - len(s)) + tuple(s) for s in shapes)):
@@ -143,3 +150,52 @@ def canonicalize_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim if ndim else 0
+
+
+# ---------------------------------------------------------------- shapes
+def ensure_array(name: str, a: Any) -> Any:
+    """Check ``a`` and make it an Array or tracer (a Python scalar becomes a weak 0-d array)."""
+    check_arraylike(name, a)
+    return asarray(a)
+
+
+def index_tuple(x: Any) -> tuple[int, ...]:
+    """An int, or a sequence of ints, as a tuple of ints."""
+    try:
+        return (operator.index(x),)
+    except TypeError:
+        return tuple(operator.index(i) for i in x)
+
+
+def canonicalize_shape(shape: Any) -> tuple[int, ...]:
+    """A shape given as an int or a sequence of ints, as a tuple of Python ints."""
+    if np.ndim(shape) == 0 and not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        if any(isinstance(d, core.Tracer) for d in shape):
+            tracer = next(d for d in shape if isinstance(d, core.Tracer))
+            raise ConcretizationTypeError(tracer, "The shape argument must be concrete.\n"
+                                          ) from None
+        raise TypeError("Shapes must be 1D sequences of concrete values of integer type, "
+                        f"got {shape}.") from None
+
+
+def broadcast_to(array: Any, shape: Any) -> Any:
+    """``array`` repeated along new leading axes and stretched along its size-1 axes."""
+    a = ensure_array("broadcast_to", array)
+    shape = canonicalize_shape(shape)
+    a_shape = np.shape(a)
+    if a_shape == shape:
+        return a
+    if len(shape) < len(a_shape):
+        raise ValueError("Cannot broadcast to shape with fewer dimensions: "
+                         f"arr_shape={a_shape} shape={shape}")
+    lead = len(shape) - len(a_shape)
+    if any(d not in (1, s) for d, s in zip(a_shape, shape[lead:])):
+        aval = core.get_aval(a)
+        requested = core.ShapedArray(shape, aval.dtype).str_short()
+        raise ValueError("Incompatible types for broadcasting: input type="
+                         f"{aval.str_short()} and requested type={requested}")
+    return lax.broadcast_in_dim(a, shape, range(lead, len(shape)))

@@ -32,18 +32,15 @@ from __future__ import annotations
 
 import os
 
-from edujax.backends import register_backend
-
-
-def _numba_backend():
+def make_backend():
+    """The backend object (called by ``get_backend`` the first time \"numba\" is used)."""
     # Large loops run on all cores (Numba's prange, see codegen.py), through Numba's OpenMP
     # threading layer where it has one. OpenMP's threads spin for a while after each
     # parallel loop, waiting for the next one; on a small machine they then steal the cores
     # that NumPy's BLAS threads need for the matrix product that usually comes next (an MLP
     # step ran 2.5x slower). Passive threads sleep instead. setdefault: a user's choice wins.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # Imported here, when the backend is first used: the code generator and its imports take
+    # most of a second, which ``import edujax`` should not pay.
     from edujax.backends.numba_cpu.backend import NumbaBackend
     return NumbaBackend()
-
-
-register_backend("numba", _numba_backend)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import threading
 import warnings
 from pathlib import Path
@@ -17,15 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from edujax.backends.numba_cpu.cache import load_module
+from edujax.backends.numba_cpu.cache import (cache_dir, forget, load_module,
+                                             load_module_in_memory, logger)
 from edujax.backends.numba_cpu.codegen import generate_module
 from edujax.backends.numba_cpu.fusion import partition
 from edujax.backends.numba_cpu.inline import flatten
+from edujax.backends.numba_cpu.interrupts import interrupt_in_chain, watch_interrupts
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.numba_cpu.tiering import TieredExecutable, tiered_enabled
-from edujax.backends.reference import ReferenceExecutable, to_numpy
+from edujax.backends.reference import ReferenceExecutable
 from edujax.core import ShapedArray
-from edujax.jaxpr import ClosedJaxpr
+from edujax.jaxpr import ClosedJaxpr, to_numpy
 
 CODEGEN_VERSION = 1  # bump when the generated code would mean something else with the same text
 
@@ -75,15 +78,41 @@ class NumbaProgram:
         self.consts = [c_order(to_numpy(c, aval)) for c, aval in consts]
         self.calls = [make_call(step.eqn, NumbaProgram) for step in self.module.calls]
         self._run: Any = None
+        # Compiled loops can run for minutes: their calls watch for Ctrl-C (interrupts.py).
+        self._long_running = any(name.startswith(("while_", "scan_"))
+                                 for name, _ in self.module.kernels)
 
     def load(self) -> NumbaProgram:
-        """Import the module and compile its kernels (or load them from Numba's disk cache)."""
+        """Import the module and compile its kernels (or load them from Numba's disk cache).
+
+        If that fails, the disk cache may be to blame: unreadable files (corrupt, truncated,
+        a directory in their place) are thrown away and the kernels compiled again; if the
+        cache folder cannot be written, they are compiled in memory. Only an error that
+        survives both is the program's own (the caller then falls back to the interpreter).
+        """
         if self._run is not None:
             return self
         for call in self.calls:
             for _, program in call.programs():
                 program.load()
-        module = load_module(self.module.source)
+        try:
+            self._load_kernels(load_module)
+        except Exception as first:  # noqa: BLE001 - any failure: try without the disk cache
+            removed = forget(self.module.source)
+            try:
+                if not removed:
+                    raise first
+                self._load_kernels(load_module)
+                logger.warning("edujax: Numba's disk cache of a kernel module could not be "
+                               "used (%s: %s); removed %d file(s) and compiled it again",
+                               type(first).__name__, first, removed)
+            except Exception:  # noqa: BLE001 - the cache folder itself is the problem?
+                self._load_kernels(load_module_in_memory)
+                _warn_in_memory(first)
+        return self
+
+    def _load_kernels(self, load: Any) -> None:
+        module = load(self.module.source)
         with _compile_lock:  # two programs may share a module (same text), in two threads
             for name, avals in self.module.kernels:
                 kernel = getattr(module, name)
@@ -92,10 +121,21 @@ class NumbaProgram:
                     kernel.compile(signature)
                 kernel.disable_compile()  # other argument types: an error, not a slow compile
         self._run = module.run
-        return self
+        # ``run`` with its first two arguments bound: what a tiered executable calls once the
+        # compile is done, one Python call fewer per jitted call than going through __call__.
+        # Programs with compiled loops go through __call__, which watches for Ctrl-C.
+        self.call = (self.__call__ if self._long_running
+                     else functools.partial(module.run, self.consts, self.calls))
 
     def __call__(self, *args: np.ndarray) -> list:
-        return self._run(self.consts, self.calls, *args)
+        if self._long_running:
+            return watch_interrupts(self._run, self.consts, self.calls, *args)
+        try:
+            return self._run(self.consts, self.calls, *args)
+        except SystemError as e:
+            if interrupt_in_chain(e):  # see interrupts.py
+                raise KeyboardInterrupt from None
+            raise
 
     def as_text(self) -> str:
         parts = [self.module.source]
@@ -114,6 +154,24 @@ def _fallback_warning(closed: ClosedJaxpr, error: BaseException) -> None:
                   stacklevel=3)
 
 
+_warned_in_memory = False
+
+
+def _warn_in_memory(error: BaseException) -> None:
+    """One warning per process: kernels are compiled, but not kept on disk."""
+    global _warned_in_memory
+    if not _warned_in_memory:
+        _warned_in_memory = True
+        where = os.environ.get("EDUJAX_CACHE_DIR") or "the default cache folder"
+        try:
+            where = str(cache_dir(create=False))
+        except Exception:  # noqa: BLE001
+            pass
+        logger.warning("edujax: cannot use the kernel cache folder %s (%s: %s); compiling "
+                       "in memory (kernels are compiled again in every new process)", where,
+                       type(error).__name__, error)
+
+
 class NumbaBackend:
     """``jit``'s ``numba`` backend: fused loop kernels for the CPU, compiled by Numba."""
 
@@ -126,7 +184,8 @@ class NumbaBackend:
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
         if tiered_enabled():
-            return TieredExecutable(ReferenceExecutable(closed), program.load, program.as_text,
+            return TieredExecutable(ReferenceExecutable(closed), lambda: program.load().call,
+                                    program.as_text,
                                     lambda e: _fallback_warning(closed, e))
         try:
             return program.load()

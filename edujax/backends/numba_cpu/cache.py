@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 _lock = threading.Lock()  # one import at a time: modules are registered in sys.modules
+logger = logging.getLogger("edujax.numba")
 
 
 def default_cache_dir() -> Path:
@@ -41,14 +43,11 @@ def default_cache_dir() -> Path:
     return base / "edujax" / "numba"
 
 
-def cache_dir() -> Path:
-    """``EDUJAX_CACHE_DIR`` if set, else ``default_cache_dir()``; created if missing."""
+def cache_dir(create: bool = True) -> Path:
+    """``EDUJAX_CACHE_DIR`` if set, else ``default_cache_dir()``; created if missing (an
+    OSError if it cannot be: the caller then compiles in memory)."""
     path = Path(os.environ.get("EDUJAX_CACHE_DIR") or default_cache_dir())
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:  # a read-only home: fall back to a private temporary folder
-        user = os.getuid() if hasattr(os, "getuid") else 0
-        path = Path(tempfile.gettempdir()) / f"edujax-numba-{user}"
+    if create:
         path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -109,3 +108,40 @@ def load_module(source: str) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def load_module_in_memory(source: str) -> ModuleType:
+    """The module built from ``source`` without any file: Numba compiles its kernels in
+    this process only (``cache=True`` needs a source file, so it is turned off)."""
+    module = ModuleType(module_name(source) + "_in_memory")
+    exec(compile(source.replace("cache=True", "cache=False"), module.__name__, "exec"),
+         module.__dict__)
+    return module
+
+
+def cached_files(source: str, directory: Path | None = None) -> list[Path]:
+    """Numba's files for the module of ``source``: its index (``.nbi``) and machine code
+    (``.nbc``) files, in ``__pycache__`` beside the module."""
+    directory = directory or cache_dir(create=False)
+    pycache = directory / "__pycache__"
+    if not pycache.is_dir():
+        return []
+    return sorted(pycache.glob(module_name(source) + ".*.nb[ic]"))
+
+
+def forget(source: str) -> int:
+    """Drop the module of ``source`` from this process and its Numba files from the disk,
+    so that the next ``load_module`` compiles it afresh. Returns the files removed."""
+    with _lock:
+        sys.modules.pop(module_name(source), None)
+    removed = 0
+    for path in cached_files(source):
+        try:
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed

@@ -42,6 +42,7 @@ import numpy as np
 
 from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, constant, literal_expr, np_name
 from edujax.jaxpr import JaxprEqn, Literal, Var
+from edujax.lax.slicing import GatherScatterMode, _default_fill_value
 
 DECORATOR = '@njit(cache=True, error_model="numpy")'
 SCATTERS = {"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
@@ -386,7 +387,6 @@ def _window_starts(w: _Writer, indices: Var, batch: list[str], operand_shape: tu
 
 
 def _gather(w: _Writer) -> Kernel:
-    from edujax.lax.slicing import GatherScatterMode, _default_fill_value
     x, indices = w.eqn.invars
     p = w.eqn.params
     dn, sizes, shape = p["dimension_numbers"], tuple(p["slice_sizes"]), w.out_aval.shape
@@ -452,7 +452,6 @@ def _combine(w: _Writer, target: str, update: str) -> str:
 
 
 def _scatter(w: _Writer) -> Kernel:
-    from edujax.lax.slicing import GatherScatterMode
     x, indices, updates = w.eqn.invars
     p = w.eqn.params
     dn = p["dimension_numbers"]

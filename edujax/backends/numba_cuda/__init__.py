@@ -26,7 +26,9 @@ registers the backend; numba-cuda is imported when the backend is first used.
 """
 from __future__ import annotations
 
-from edujax.backends import register_backend
+from edujax import devices
+from edujax.backends.numba_cuda import runtime
+from edujax.backends.numba_cuda.array import device_put_gpu
 
 
 NO_GPU_HINT = ("The 'cuda' backend found no CUDA GPU (numba-cuda reports no usable driver or "
@@ -34,13 +36,23 @@ NO_GPU_HINT = ("The 'cuda' backend found no CUDA GPU (numba-cuda reports no usab
                "simulator, or use the CPU: EDUJAX_BACKEND=numba.")
 
 
-def _cuda_backend():
-    from edujax.backends.numba_cuda.runtime import cuda, gpu_available
-    cuda()  # a clear error, with the install command, when numba-cuda is missing
-    if not gpu_available():  # rather than a CudaSupportError from deep inside the first launch
+def make_backend():
+    """The backend object (called by ``get_backend`` the first time \"cuda\" is used)."""
+    runtime.cuda()  # a clear error, with the install command, when numba-cuda is missing
+    if not runtime.gpu_available():  # rather than a CudaSupportError deep inside the first launch
         raise RuntimeError(NO_GPU_HINT)
+    # Imported here, when the backend is first used: the code generator and its imports take
+    # most of a second, which ``import edujax`` should not pay.
     from edujax.backends.numba_cuda.backend import CudaBackend
     return CudaBackend()
 
 
-register_backend("cuda", _cuda_backend)
+def _check_gpu() -> None:
+    """What ``jax.devices("gpu")`` checks first: numba-cuda is installed and finds a GPU."""
+    runtime.cuda()  # raises the install hint when numba-cuda is missing
+    if not runtime.gpu_available():
+        raise RuntimeError("Unknown backend gpu: numba-cuda finds no CUDA GPU "
+                           "(NUMBA_ENABLE_CUDASIM=1 runs kernels on its simulator).")
+
+
+devices.gpu_platform.update(check=_check_gpu, put=device_put_gpu)

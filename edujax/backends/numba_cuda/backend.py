@@ -28,8 +28,8 @@ from edujax.backends.numba_cuda import runtime
 from edujax.backends.numba_cuda.array import CudaArray
 from edujax.backends.numba_cuda.codegen import generate_module
 from edujax.backends.numba_cuda.steps import host_value, make_step
-from edujax.backends.reference import ReferenceExecutable, to_numpy
-from edujax.jaxpr import ClosedJaxpr
+from edujax.backends.reference import ReferenceExecutable
+from edujax.jaxpr import ClosedJaxpr, to_numpy
 
 CODEGEN_VERSION = 1  # bump when the generated code would mean something else with the same text
 

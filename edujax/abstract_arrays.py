@@ -1,0 +1,71 @@
+"""Abstract values: what a tracer knows about an array (shape, dtype, weak type), not its numbers.
+
+``ShapedArray`` is the type every abstract rule computes with. It sits below both ``array.py``
+(an Array's ``.aval``) and ``core.py`` (tracers, bind), which re-exports it as ``core.ShapedArray``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class ShapedArray:
+    """What a tracer knows about its value: shape, dtype and weak_type, not the numbers."""
+
+    __slots__ = ("shape", "dtype", "weak_type")
+    array_abstraction_level = 1
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+
+    @classmethod
+    def fast(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:
+        """Build one from values that are already a tuple, a np.dtype and a bool (hot path)."""
+        aval = object.__new__(cls)
+        aval.shape, aval.dtype, aval.weak_type = shape, dtype, weak_type
+        return aval
+
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(self.shape if shape is None else shape,
+                           self.dtype if dtype is None else dtype,
+                           self.weak_type if weak_type is None else weak_type)
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def str_short(self, short_dtypes: bool = False) -> str:
+        """``float32[2,3]``, or ``f32[2,3]`` with short dtypes (the jaxpr form)."""
+        name = short_dtype_name(self.dtype) if short_dtypes else dtype_name(self.dtype)
+        return f"{name}[{','.join(map(str, self.shape))}]"
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is ShapedArray and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+    def __str__(self) -> str:
+        return ("~" if self.weak_type else "") + self.str_short()  # ~ marks a weak type
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+def dtype_name(dtype: np.dtype) -> str:
+    """``float32``; a record dtype (a PRNG key, ``key<fry>``) goes by its scalar type's name."""
+    return dtype.type.__name__ if dtype.kind == "V" else dtype.name
+
+
+def short_dtype_name(dtype: np.dtype) -> str:
+    if dtype.kind == "V":
+        return dtype_name(dtype)
+    return (dtype.name.replace("float", "f").replace("uint", "u")
+            .replace("int", "i").replace("complex", "c"))

@@ -1,0 +1,345 @@
+"""The primitives every other family's rules are written with: casts, broadcasts, reshapes,
+transposes and sums.
+
+``convert_element_type``, ``broadcast_in_dim``, ``reshape``, ``transpose`` and ``reduce_sum`` are
+what the JVP, transpose and batching rules of the other families (elementwise.py, shape.py,
+reductions.py, ...) build their results from: an elementwise product's transpose sums over the
+dimensions it broadcast, a reduction's JVP broadcasts its tangent back, and so on. Among
+themselves they only need each other (broadcast_in_dim and reduce_sum are each other's
+transposes), so they come first, and every other module of lax builds on this one; in JAX they
+are all in the one big ``lax.py``.
+
+The file ends with the lax functions of these primitives (``lax.reshape(x, shape)`` is
+``reshape_p.bind(...)`` with its arguments checked), ``full`` and friends, and the two tables
+below lax that they fill: how to make zeros for autodiff, and how vmap moves a batch dimension.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from edujax import core, dtypes
+from edujax.array import Array
+from edujax.core import ShapedArray
+from edujax.interpreters import ad, ad_util, batching
+from edujax.interpreters.batching import moveaxis
+from edujax.interpreters.partial_eval import const_fold_rules
+from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_primitive,
+                                 standard_primitive)
+from edujax.pretty import hide_params, pp_eqn_rules
+
+
+# ---------------------------------------------------------------- convert_element_type
+def _float_to_int(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
+    """XLA's float -> int cast: truncate toward zero, saturate at the int's range, NaN -> 0."""
+    info = np.iinfo(new_dtype)
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(np.real(x).astype(np.float64))
+        out = np.where(np.isnan(t), 0, np.clip(t, info.min, info.max)).astype(new_dtype)
+    # The float64 nearest to a 64-bit bound may lie just outside it: set the bounds exactly.
+    return np.where(t >= info.max, info.max, np.where(t <= info.min, info.min, out)).astype(
+        new_dtype)
+
+
+def _convert_impl(x: np.ndarray, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
+    """Casts the way XLA does: float -> int truncates and saturates, NaN -> 0."""
+    if x.dtype.kind in "fc" and new_dtype.kind in "iu":
+        return _float_to_int(x, new_dtype)
+    if new_dtype == dtypes.bool_:
+        return x != 0
+    if x.dtype.kind == "c" and new_dtype.kind != "c":
+        x = np.real(x)
+    return x.astype(new_dtype)
+
+
+def _convert_fold(x: Any, *, new_dtype: np.dtype, weak_type: bool, sharding: Any):
+    """While staging, casting a Python or NumPy scalar is done right away (JAX folds it too)."""
+    if np.ndim(x) or not (type(x) in dtypes.python_scalar_types
+                          or isinstance(x, (np.ndarray, np.generic))):
+        return None
+    value = _convert_impl(np.asarray(x), new_dtype=new_dtype,
+                          weak_type=weak_type, sharding=sharding)
+    return value.item() if weak_type else value[()]
+
+
+convert_element_type_p = standard_primitive(
+    "convert_element_type", lambda x, **p: x.shape, lambda x, *, new_dtype, **p: new_dtype,
+    _convert_impl, weak_type_rule=lambda x, *, weak_type, **p: weak_type,
+    pp_hidden=("sharding",))
+
+
+def _convert_jvp(g, ans, x, *, new_dtype, weak_type, sharding):
+    """Casting to an integer or bool type has a zero derivative."""
+    if new_dtype.kind not in "fc" or dtypes.dtype_and_weak(x)[0].kind not in "fc":
+        return ad.Zero.from_value(ans)
+    return convert_element_type_p.bind(g, new_dtype=new_dtype, weak_type=weak_type,
+                                       sharding=sharding)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type, sharding):
+    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=x.aval.weak_type,
+                                        sharding=sharding)]
+
+
+ad.defjvp2(convert_element_type_p, _convert_jvp)
+ad.transpose_rules[convert_element_type_p] = _convert_transpose
+const_fold_rules[convert_element_type_p] = _convert_fold
+batching.defvectorized(convert_element_type_p)
+
+
+# ---------------------------------------------------------------- broadcast_in_dim
+# Operand dimension i becomes output dimension broadcast_dimensions[i]; every
+# other output dimension is new. An operand dimension of size 1 may stretch.
+def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape, broadcast_dimensions, sharding):
+    if any(d < 0 for d in shape):
+        raise TypeError("broadcast_in_dim shape must have every element be nonnegative, got "
+                        f"{tuple(shape)}.")
+    if x.ndim != len(broadcast_dimensions):
+        raise TypeError("broadcast_in_dim broadcast_dimensions must have length equal to operand "
+                        f"ndim; got broadcast_dimensions {broadcast_dimensions} for operand ndim "
+                        f"{x.ndim}.")
+    for i, d in enumerate(broadcast_dimensions):
+        if not (0 <= d < len(shape)) or x.shape[i] not in (1, shape[d]):
+            raise TypeError("broadcast_in_dim operand dimension sizes must either be 1, or be "
+                            "equal to their corresponding dimensions in the target broadcast "
+                            f"shape; got operand of shape {x.shape}, target broadcast shape "
+                            f"{tuple(shape)}, broadcast_dimensions {broadcast_dimensions} ")
+    return tuple(shape)
+
+
+def _broadcast_in_dim_impl(x, *, shape, broadcast_dimensions, sharding):
+    expanded = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        expanded[d] = x.shape[i]
+    return np.broadcast_to(x.reshape(expanded), shape)
+
+
+broadcast_in_dim_p = shape_primitive("broadcast_in_dim", _broadcast_in_dim_shape_rule,
+                                     _broadcast_in_dim_impl)
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding):
+    """Sum over the new dimensions (and the stretched size-1 ones), then restore the 1s."""
+    unit_dims = [i for i, d in enumerate(x.aval.shape) if d == 1]
+    kept = [d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims]
+    summed = reduce_sum(ct, [d for d in range(len(shape)) if d not in kept])
+    return [expand_dims(summed, unit_dims)]
+
+
+ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+
+
+def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    return broadcast_in_dim_p.bind(x, shape=(np.shape(x)[0], *shape),
+                                   broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions)),
+                                   sharding=sharding), 0
+
+
+batching.batching_rules[broadcast_in_dim_p] = _broadcast_in_dim_batch
+pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
+                                               hide_if_empty=("broadcast_dimensions",))
+
+
+# ---------------------------------------------------------------- reshape
+def _reshape_shape_rule(x: ShapedArray, *, new_sizes, dimensions, sharding):
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+        raise TypeError("reshape total size must be unchanged, got new_sizes "
+                        f"{tuple(new_sizes)} (of total size {int(np.prod(new_sizes))}) for shape "
+                        f"{x.shape} (of total size {x.size}).")
+    return tuple(new_sizes)
+
+
+def _reshape_impl(x, *, new_sizes, dimensions, sharding):
+    if dimensions is not None:
+        x = np.transpose(x, dimensions)
+    return np.reshape(x, new_sizes)
+
+
+reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
+ad.deflinear(reshape_p, lambda ct, x, **p: [reshape(ct, x.aval.shape)])
+batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
+    reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
+                None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
+
+
+# ---------------------------------------------------------------- transpose
+def _transpose_shape_rule(x: ShapedArray, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise TypeError("transpose permutation isn't a permutation of operand dimensions, got "
+                        f"permutation {permutation} for operand shape {x.shape}.")
+    return tuple(x.shape[p] for p in permutation)
+
+
+transpose_p = shape_primitive("transpose", _transpose_shape_rule,
+                              lambda x, *, permutation: np.transpose(x, permutation))
+ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
+    transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
+batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
+    transpose_p.bind(moveaxis(args[0], dims[0], 0),
+                     permutation=(0, *(p + 1 for p in permutation))), 0)
+
+
+# ---------------------------------------------------------------- reduce_sum
+reduce_sum_p = reduction("reduce_sum", np.sum, accepted(NUMBER))  # params: axes, out_sharding
+ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
+    broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
+axes_batch(reduce_sum_p)
+
+
+# ---------------------------------------------------------------- the lax functions
+def _is_array(x: Any) -> bool:
+    return isinstance(x, (Array, core.Tracer))
+
+
+def convert_element_type(operand, new_dtype):
+    """Cast to ``new_dtype`` (canonicalized: float64 means float32 unless x64 is on)."""
+    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    if not _is_array(operand):
+        # A Python or NumPy scalar: bind, so that eager code gets an Array back. (While
+        # staging, the constant-folding rule turns it into a literal right away.)
+        return convert_element_type_p.bind(np.asarray(operand), new_dtype=new_dtype,
+                                           weak_type=False, sharding=None)
+    return _convert_element_type(operand, new_dtype, False)
+
+
+def _convert_element_type(operand, new_dtype, weak_type: bool = False):
+    """The cast jnp uses everywhere, with JAX's shortcuts.
+
+    * A Python or NumPy scalar is converted right here with NumPy; no equation
+      is recorded, so it shows up in a jaxpr as a literal such as ``2.0:f32[]``.
+    * An array that already has the dtype and weak type is returned as is.
+    """
+    if type(operand) is Array and operand._weak_type == weak_type and \
+            operand._value.dtype == new_dtype:
+        return operand  # the common case, checked first: nothing to do
+    new_dtype = np.dtype(new_dtype)
+    if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
+        if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
+            return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
+        value = np.asarray(operand).astype(new_dtype)
+        if weak_type:
+            return value.item()
+        return value[()]
+    old_dtype, old_weak = dtypes.dtype_and_weak(operand)
+    if old_dtype == new_dtype and old_weak == weak_type and (
+            _is_array(operand) or isinstance(operand, np.ndarray)):
+        return operand  # nothing to do (JAX also forwards such a cast instead of staging it)
+    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type),
+                                       sharding=None)
+
+
+def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int],
+                     out_sharding=None):
+    shape, dims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
+    if np.ndim(operand) == len(shape) and not dims and _is_array(operand):
+        return operand
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
+                                   sharding=out_sharding)
+
+
+def asarray(x: Any) -> Any:
+    """An Array for a constant when computing eagerly; while tracing, a constant stays a
+    plain value so that it is inlined into the jaxpr as a literal (as JAX does)."""
+    if _is_array(x):
+        return x
+    if core._state.trace is core.eval_trace:
+        dtype, weak = dtypes.dtype_and_weak(x)
+        return Array(np.asarray(x, dtype), weak)
+    return x
+
+
+def broadcast(operand, sizes: Sequence[int]):
+    """Add leading dimensions of the given sizes."""
+    if not len(sizes):
+        return asarray(operand)
+    dims = tuple(range(len(sizes), len(sizes) + np.ndim(operand)))
+    return broadcast_in_dim(operand, tuple(sizes) + np.shape(operand), dims)
+
+
+def broadcast_to_rank(x, rank: int):
+    """Add leading size-1 dimensions until ``x`` has ``rank`` dimensions."""
+    ndim = np.ndim(x)
+    if ndim == rank:
+        return x
+    return broadcast_in_dim(x, (1,) * (rank - ndim) + np.shape(x), range(rank - ndim, rank))
+
+
+def expand_dims(array, dimensions: Sequence[int]):
+    """Insert size-1 dimensions at ``dimensions`` (positions in the output)."""
+    if len(set(dimensions)) != len(dimensions):
+        raise ValueError(f"repeated axis in lax.expand_dims: {tuple(dimensions)}")
+    if not len(dimensions):
+        return array
+    ndim_out = np.ndim(array) + len(dimensions)
+    for d in dimensions:
+        if not -ndim_out <= d < ndim_out:
+            raise ValueError(f"axis {d} is out of bounds for array of dimension {ndim_out}")
+    dims = sorted(d % ndim_out for d in dimensions)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
+    shape = list(np.shape(array))
+    for d in dims:
+        shape.insert(d, 1)
+    kept = [i for i in range(ndim_out) if i not in dims]
+    return broadcast_in_dim(array, shape, kept)
+
+
+def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None,
+            out_sharding=None):
+    new_sizes = tuple(int(d) for d in new_sizes)
+    same_order = dimensions is None or tuple(dimensions) == tuple(range(np.ndim(operand)))
+    # NB: as in JAX, a 0-d operand is always reshaped (the check needs a non-empty shape)
+    if np.shape(operand) and np.shape(operand) == new_sizes and same_order and \
+            _is_array(operand):
+        return operand
+    return reshape_p.bind(operand, new_sizes=new_sizes,
+                          dimensions=None if same_order else tuple(dimensions),
+                          sharding=out_sharding)
+
+
+def transpose(operand, permutation: Sequence[int]):
+    permutation = tuple(int(p) for p in permutation)
+    if permutation == tuple(range(np.ndim(operand))) and _is_array(operand):
+        return operand
+    return transpose_p.bind(operand, permutation=permutation)
+
+
+def _axes(axes) -> tuple[int, ...]:
+    return tuple(int(a) for a in axes)
+
+
+def reduce_sum(operand, axes: Sequence[int]):
+    return reduce_sum_p.bind(operand, axes=_axes(axes), out_sharding=None)
+
+
+def full(shape: Sequence[int], fill_value, dtype=None):
+    """An array of ``shape`` filled with ``fill_value`` (a scalar broadcast, not a copy)."""
+    shape = tuple(int(d) for d in np.atleast_1d(shape)) if np.ndim(shape) else \
+        (() if shape == () else (int(shape),))
+    if np.ndim(fill_value):
+        raise TypeError(f"full must be called with scalar fill_value, got fill_value.shape "
+                        f"{np.shape(fill_value)}.")
+    weak = dtype is None and dtypes.dtype_and_weak(fill_value)[1]
+    dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else \
+        dtypes.dtype_and_weak(fill_value)[0]
+    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+
+
+def full_like(x, fill_value, dtype=None, shape=None):
+    """Like ``full``; without a dtype it copies x's dtype *and* weak type."""
+    aval = core.get_aval(x)
+    weak = dtype is None and aval.weak_type
+    dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else aval.dtype
+    shape = np.shape(x) if shape is None else tuple(shape)
+    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+
+
+# ---------------------------------------------------------------- the tables below lax
+# The interpreters sit below lax, so they cannot import it; these functions are what they need
+# from it (JAX fills ``ad_util.aval_zeros_likers`` the same way).
+ad_util.aval_zeros_likers[ShapedArray] = lambda aval: full(aval.shape, 0, aval.dtype)
+batching.lax_ops.update(transpose=transpose, expand_dims=expand_dims,
+                        broadcast_in_dim=broadcast_in_dim_p.bind)

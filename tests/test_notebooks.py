@@ -1,0 +1,314 @@
+"""The tutorials in notebooks/ run top to bottom and print what real JAX prints.
+
+Each notebook's source is a MyST Markdown file (notebooks/<lang>/*.md, read with jupytext);
+the test executes it with nbclient on a Jupyter kernel, one cell at a time with a time limit,
+exactly as "Run All" in JupyterLab would. A cell that raises fails the notebook unless it is
+tagged ``raises-exception`` (the cells that show an error on purpose).
+
+Then the executed outputs are checked against real JAX. A code cell whose metadata names a
+seed cell (``:seed: seed_004:441`` in the Markdown: tutorial seed_004, the cell at line 441
+of its text) recomputes something one of the five seed tutorials printed, and must print the
+same thing as tests/seeds/expected.json recorded from real JAX for that cell:
+
+- by default, the same text (what the cell printed plus the value it displayed, compared with
+  runs of spaces and newlines made equal, since IPython breaks long reprs over lines);
+- ``:compare: numbers``: the same numbers in the same order, each spelled the same, for a
+  cell that lays out the seed's values in its own words;
+- ``:compare: subsequence``: some of the seed's numbers, in the seed's order (a cell that
+  recomputes part of what the seed printed, such as the keys of a split without the draws);
+- ``:compare: rounding``: the same text with numbers equal to 1e-6 (XLA may round a float32
+  result of compiled code differently in its last bit; see tests/test_seeds.py);
+- ``:compare: display``: the same displayed value, for a cell that shows what the seed
+  displayed without also printing what the seed printed;
+- a cell that raised: the same exception type as the seed's cell.
+
+Nothing here is a value edujax printed: every expected value comes from real JAX's recording.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import jupytext
+import nbclient
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+EXPECTED = json.loads((ROOT / "tests" / "seeds" / "expected.json").read_text(encoding="utf-8"))
+
+# The Jupyter kernel the notebooks run on: the one their metadata names, IPython with edujax's
+# magics (%jaxpr, %jittime), displays and error hints loaded (edujax/kernel/). "python3" (plain
+# IPython) would run every cell but the magics.
+KERNEL_NAME = "edujax"
+CELL_TIMEOUT_S = 120          # per cell; the slowest cell takes a few seconds
+
+COMPARE_MODES = ("text", "numbers", "subsequence", "rounding", "display")
+# The tutorials (notebooks/ko, notebooks/en) and the "how it works" track (notebooks/inside/*).
+TUTORIALS = sorted(p for p in NOTEBOOKS.glob("*/*.md") if p.parent.name != "inside")
+PATHS = TUTORIALS + sorted(NOTEBOOKS.glob("inside/*/*.md"))
+LANGS = ("en", "ko")
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+def _seed_cell(ref: str) -> dict:
+    seed, line = ref.split(":")
+    for cell in EXPECTED[seed]:
+        if cell["line"] == int(line):
+            return cell
+    raise KeyError(f"{ref}: no cell at line {line} in tests/seeds/expected.json[{seed!r}]")
+
+
+def _text(outputs) -> str:
+    """What a student sees under a cell: its stdout, then its displayed value."""
+    parts = []
+    for out in outputs:
+        if out.output_type == "stream" and out.name == "stdout":
+            parts.append(out.text)
+        elif out.output_type in ("execute_result", "display_data"):
+            if 'class="edujax-hint"' in out.data.get("text/html", ""):
+                continue      # the edujax kernel's "what happened / fix" box, not JAX's output
+            parts.append(out.data.get("text/plain", ""))
+    return "\n".join(parts)
+
+
+def _error(outputs) -> str | None:
+    names = [out.ename for out in outputs if out.output_type == "error"]
+    return names[0] if names else None
+
+
+def _squash(text: str) -> str:
+    return " ".join(_ADDRESS.sub(" at 0x...", text).split())
+
+
+def _same_up_to_rounding(a: str, b: str) -> bool:
+    if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+        return False
+    x, y = [float(v) for v in _NUMBER.findall(a)], [float(v) for v in _NUMBER.findall(b)]
+    return len(x) == len(y) and all(abs(u - v) <= 1e-6 * max(abs(u), abs(v)) for u, v in zip(x, y))
+
+
+def check_against_seed(cell) -> str | None:
+    """None if an executed cell shows what real JAX showed for its seed cell, else why not."""
+    ref = cell.metadata["seed"]
+    exp = _seed_cell(ref)
+    got_error = _error(cell.outputs)
+    if exp["raises"] or got_error:
+        if got_error != exp["raises"]:
+            return f"{ref}: JAX raised {exp['raises']}, the notebook cell raised {got_error}"
+        return None
+    mode = cell.metadata.get("compare", "text")
+    shown = (exp["display"],) if mode == "display" else (exp["stdout"], exp["display"])
+    want = _squash("\n".join(t for t in shown if t))
+    got = _squash(_text(cell.outputs))
+    if mode == "numbers":
+        same = _NUMBER.findall(got) == _NUMBER.findall(want)
+    elif mode == "subsequence":
+        seed_numbers, shown = iter(_NUMBER.findall(want)), _NUMBER.findall(got)
+        same = bool(shown) and all(n in seed_numbers for n in shown)   # in order
+    elif mode == "rounding":
+        same = _same_up_to_rounding(got, want)
+    else:
+        same = got == want
+    if not same:
+        return f"{ref} ({mode}):\n    JAX showed     {want!r}\n    notebook shows {got!r}"
+    return None
+
+
+_executed: dict[Path, tuple[object, float]] = {}
+
+
+@functools.cache
+def _kernelspec_dir() -> str:
+    """A Jupyter data folder holding the KERNEL_NAME kernel for this Python (sys.executable).
+
+    Jupyter looks for kernels in JUPYTER_PATH first, then in the user's own folders, so the
+    notebooks run on the interpreter running the tests, not on a kernel of the same name
+    that the user may have registered for another Python or another checkout.
+    """
+    if KERNEL_NAME == "edujax":
+        from edujax.kernel.install import kernel_json
+        spec = kernel_json(sys.executable)
+    else:
+        spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Python 3", "language": "python"}
+    folder = Path(tempfile.mkdtemp(prefix="edujax-kernels-"))
+    (folder / "kernels" / KERNEL_NAME).mkdir(parents=True)
+    (folder / "kernels" / KERNEL_NAME / "kernel.json").write_text(json.dumps(spec))
+    return str(folder)
+
+
+@contextlib.contextmanager
+def _kernel_environment():
+    """The environment the kernel starts with: a student's, with this checkout's edujax.
+
+    tests/conftest.py puts the test process on the reference backend; a student's kernel
+    runs jit on the default (Numba) backend, so the kernel does too. Plots are drawn by the
+    kernel's inline backend, not the Agg backend the seed tests choose.
+    """
+    changes = {
+        "JUPYTER_PATH": os.pathsep.join(p for p in (_kernelspec_dir(),
+                                                    os.environ.get("JUPYTER_PATH")) if p),
+        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+        "EDUJAX_BACKEND": None,
+        "EDUJAX_TIERED": None,
+        "MPLBACKEND": None,
+    }
+    old = {name: os.environ.get(name) for name in changes}
+    try:
+        for name, value in changes.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        yield
+    finally:
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+_ANSWER = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+def with_answers(nb):
+    """The notebook plus, at its end, the code of the exercises' answers (from the <details>
+    blocks), so that the answers a student unfolds are run and checked too."""
+    for cell in [c for c in nb.cells if c.cell_type == "markdown" and "<details>" in c.source]:
+        for code in _ANSWER.findall(cell.source[cell.source.index("<details>"):]):
+            nb.cells.append(nbformat.v4.new_code_cell(code, metadata={"answer": True}))
+    return nb
+
+
+def execute(path: Path):
+    """Run one notebook on a fresh kernel (memoized: each notebook runs once per session)."""
+    if path not in _executed:
+        nb = with_answers(jupytext.read(path))
+        client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
+                                         resources={"metadata": {"path": str(path.parent)}})
+        start = time.perf_counter()
+        with _kernel_environment():
+            client.execute()
+        _executed[path] = (nb, time.perf_counter() - start)
+    return _executed[path]
+
+
+def _ids(paths):
+    return [str(p.relative_to(NOTEBOOKS).with_suffix("")) for p in paths]
+
+
+@pytest.mark.parametrize("track", [NOTEBOOKS, NOTEBOOKS / "inside"], ids=["tutorials", "inside"])
+def test_every_notebook_exists_in_both_languages(track):
+    names = {lang: sorted(p.name for p in track.glob(f"{lang}/*.md")) for lang in LANGS}
+    assert names["en"], f"no notebooks found under {track}/en/"
+    assert names["en"] == names["ko"]
+
+
+@pytest.mark.parametrize("path", PATHS, ids=_ids(PATHS))
+def test_notebook_metadata(path):
+    nb = jupytext.read(path)
+    assert nb.metadata["kernelspec"]["name"] == "edujax"
+    assert nb.metadata["jupytext"]["formats"] == "ipynb,md:myst"
+    exercises = [c for c in nb.cells if c.cell_type == "markdown" and "<details>" in c.source]
+    assert exercises, "every tutorial ends with exercises whose answers sit in a <details> block"
+    for cell in nb.cells:
+        if "seed" in cell.metadata:
+            _seed_cell(cell.metadata["seed"])     # names a recorded cell
+            assert cell.metadata.get("compare", "text") in COMPARE_MODES
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if p.parent.name == "en"],
+                         ids=_ids([p for p in PATHS if p.parent.name == "en"]))
+def test_korean_and_english_run_the_same_code(path):
+    """The two languages teach the same code (only comments differ) and check the same
+    values, in the same order."""
+    def cells(p):
+        return [([line.split("#")[0].rstrip() for line in c.source.splitlines()],
+                 c.metadata.get("seed"), c.metadata.get("compare"))
+                for c in jupytext.read(p).cells if c.cell_type == "code"]
+    assert cells(path) == cells(path.parent.parent / "ko" / path.name)
+
+
+@pytest.mark.parametrize("path", PATHS, ids=_ids(PATHS))
+def test_notebook_runs_and_prints_what_jax_prints(path):
+    nb, seconds = execute(path)
+    print(f"{path.relative_to(ROOT)}: executed in {seconds:.1f} s")
+    checked = [c for c in nb.cells if c.cell_type == "code" and "seed" in c.metadata]
+    problems = [p for p in map(check_against_seed, checked) if p]
+    problems += [f"cell tagged raises-exception raised nothing:\n{c.source}" for c in nb.cells
+                 if "raises-exception" in c.metadata.get("tags", []) and not _error(c.outputs)]
+    assert not problems, f"{len(problems)} of {len(checked)} checked cells differ from JAX:\n" + \
+        "\n".join(problems)
+
+
+def _fake_cell(ref, outputs, compare=None):
+    metadata = {"seed": ref} | ({"compare": compare} if compare else {})
+    return nbformat.from_dict({"cell_type": "code", "source": "", "metadata": metadata,
+                               "outputs": outputs, "execution_count": 1})
+
+
+def test_the_comparison_catches_a_wrong_value():
+    """check_against_seed passes JAX's own output and fails a one-digit change, a missing
+    line, a wrong exception type, and the same numbers in another order."""
+    def stream(text):
+        return {"output_type": "stream", "name": "stdout", "text": text}
+
+    jax_said = _seed_cell("seed_000:58")["stdout"]               # "30.0\n[2. 4. 6. 8.]\n"
+    assert check_against_seed(_fake_cell("seed_000:58", [stream(jax_said)])) is None
+    assert check_against_seed(_fake_cell("seed_000:58", [stream(jax_said.replace("8", "9"))]))
+    assert check_against_seed(_fake_cell("seed_000:58", [stream("30.0\n")]))
+    error = {"output_type": "error", "ename": "TypeError", "evalue": "", "traceback": []}
+    assert check_against_seed(_fake_cell("seed_004:120", [error]))   # JAX: TracerBoolConversion
+    assert check_against_seed(_fake_cell("seed_000:58", [error]))
+    numbers = "key [1832780943 270669613]"
+    assert check_against_seed(_fake_cell("seed_004:441", [stream(numbers)], "numbers"))
+    display = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+               "data": {"text/plain": "Array([11., 20., 29.], dtype=float32)"}}
+    assert check_against_seed(_fake_cell("seed_004:292", [display])) is None
+    display["data"]["text/plain"] = "Array([11., 20., 28.], dtype=float32)"
+    assert check_against_seed(_fake_cell("seed_004:292", [display]))
+
+
+# What the tutorials must go on checking against real JAX, by kind (seed cells, see above).
+MUST_CHECK = {
+    "PRNG keys and draws": ["seed_001:53", "seed_004:424", "seed_004:441"],
+    "gradients": ["seed_000:58", "seed_000:80", "seed_000:92", "seed_001:162", "seed_001:178",
+                  "seed_001:195", "seed_002:118", "seed_002:149"],
+    "jaxprs": ["seed_004:14", "seed_004:36", "seed_004:58", "seed_004:75"],
+    "error types": ["seed_002:130", "seed_002:183", "seed_004:120", "seed_004:135"],
+    "jit, vmap, pytrees": ["seed_003:76", "seed_003:109", "seed_004:160", "seed_004:182",
+                           "seed_004:199", "seed_004:292", "seed_004:346", "seed_004:358",
+                           "seed_004:512"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tutorials_check_what_the_seeds_print(lang):
+    checked = {c.metadata["seed"] for p in TUTORIALS if p.parent.name == lang
+               for c in jupytext.read(p).cells if "seed" in c.metadata}
+    missing = {kind: sorted(set(refs) - checked) for kind, refs in MUST_CHECK.items()}
+    assert not any(missing.values()), f"no {lang} notebook checks {missing}"
+
+
+def test_the_kernels_hints_point_to_existing_tutorials():
+    """The edujax kernel's error boxes name the tutorial that explains the error."""
+    hints = importlib.import_module("edujax.kernel.hints")
+    paths = {value for name, value in vars(hints).items() if name.endswith("_TUTORIAL")}
+    assert paths
+    for path in paths:
+        assert (ROOT / path).is_file(), f"edujax/kernel/hints.py points to {path}, which is missing"
+        korean = path.replace("/en/", "/ko/")
+        assert (ROOT / korean).is_file(), f"edujax/kernel/hints.py points to {korean}, missing"
