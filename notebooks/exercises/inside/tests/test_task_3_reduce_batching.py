@@ -1,4 +1,4 @@
-"""Task 3: the batching rule of reductions (edujax/lax/reductions.py).
+"""Task 3: the batching rule of reductions (edujax/lax/registry.py, axes_batch).
 
 Under vmap, each value carries a batch axis the user's code never mentions. A reduction
 over ``axes`` must skip it: the axes at or after the batch axis move by one.
