@@ -1,0 +1,168 @@
+"""``python -m edujax.grading``: the teacher's three commands.
+
+    python -m edujax.grading assign [EXERCISES...] [--out dist/exercises]
+        master notebooks -> student notebooks (no solutions, no hidden tests) + autograders
+    python -m edujax.grading grade SUBMISSIONS... --assignment dist/exercises/NAME --csv OUT
+        grade notebooks (files or folders) in parallel, contained; one CSV row each
+    python -m edujax.grading selftest [EXERCISES...]
+        every assignment: the solution gets full marks, the student notebook 0, each typical
+        wrong answer its intended score and feedback; ends with "N passed, N failed"
+    python -m edujax.grading inside OUT [--solution]
+        a copy of edujax with pieces removed for the student to write (pytest -m task_N)
+
+EXERCISES are exercise folders or folders of them (default: notebooks/exercises).
+They need otter-grader: pip install "edujax[grading]".
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from edujax.grading.runner import Limits
+
+DEFAULT_EXERCISES = Path("notebooks/exercises")
+DEFAULT_OUT = Path("dist/exercises")
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(timeout=args.timeout, cell_timeout=args.cell_timeout,
+                  memory_mb=args.memory_mb, cpu_seconds=int(max(args.timeout, 60) * 2))
+
+
+def _add_limits(parser: argparse.ArgumentParser) -> None:
+    defaults = Limits()
+    parser.add_argument("--jobs", "-j", type=int, default=None,
+                        help="submissions graded at once (default: cores + 1, at most 4)")
+    parser.add_argument("--timeout", type=float, default=defaults.timeout,
+                        help="seconds for one whole submission (default %(default)s)")
+    parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
+                        help="seconds for one cell (default %(default)s)")
+    parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb,
+                        help="memory limit of a submission's kernel (default %(default)s)")
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    from edujax.grading.assign import assign_one, find_exercises
+
+    for folder in find_exercises(args.exercises or [DEFAULT_EXERCISES]):
+        assignment = assign_one(folder, args.out)
+        print(f"{assignment.name}: {assignment.student} + {assignment.autograder}")
+    return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from edujax.grading.assign import load_assignment
+    from edujax.grading.grade import find_submissions, grade_many, write_csv
+
+    autograder = args.autograder or load_assignment(args.assignment).autograder
+    submissions = find_submissions(args.submissions)
+    start = time.perf_counter()
+
+    def report(result) -> None:
+        note = f"  ({result.status}: {result.message})" if result.status != "graded" else ""
+        print(f"{result.total:g}/{result.possible:g}  {result.submission}{note}", flush=True)
+
+    results = grade_many(submissions, autograder, limits=_limits(args), jobs=args.jobs,
+                         keep=args.keep, on_result=report)
+    write_csv(results, args.csv)
+    print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
+          f"-> {args.csv}")
+    return 0
+
+
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from edujax.grading.assign import assign_one, find_exercises
+    from edujax.grading.grade import default_jobs
+    from edujax.grading.runner import grade_submission, possible_points, preload
+    from edujax.grading.selftest import cases_for, hidden_test_leaks, judge
+
+    preload()
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="edujax-selftest-") as tmp:
+        out = args.out or Path(tmp) / "dist"
+        cases, passed, failed = [], 0, 0
+        for folder in find_exercises(args.exercises or [DEFAULT_EXERCISES]):
+            assignment = assign_one(folder, out)
+            leaks = hidden_test_leaks(assignment)
+            ok = not leaks
+            passed, failed = passed + ok, failed + (not ok)
+            print(f"{'PASS' if ok else 'FAIL'}  {assignment.name:<24} hidden tests kept out "
+                  f"of the student notebook{'' if ok else ': ' + '; '.join(leaks)}", flush=True)
+            cases += cases_for(assignment, folder, Path(tmp))
+        points = {a.autograder: possible_points(a.autograder)
+                  for a in {c.assignment for c in cases}}
+        limits = _limits(args)
+
+        def run(case):
+            auto = case.assignment.autograder
+            return case, grade_submission(case.submission, auto, limits, points[auto])
+
+        with ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool:
+            for case, result in pool.map(run, cases):
+                problems = judge(case, result)
+                passed, failed = passed + (not problems), failed + bool(problems)
+                verdict = "PASS" if not problems else "FAIL"
+                detail = "" if not problems else "  <- " + "; ".join(problems)
+                print(f"{verdict}  {case.assignment.name:<24} {case.name:<48} "
+                      f"{result.total:g}/{result.possible:g}{detail}", flush=True)
+    print(f"selftest took {time.perf_counter() - start:.0f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_inside(args: argparse.Namespace) -> int:
+    from edujax.grading.inside import make_student_copy
+
+    tasks = make_student_copy(args.tasks, args.out, solution=args.solution)
+    what = "nothing removed (the solution)" if args.solution else "removed: " + ", ".join(
+        f"task {t.number} ({t.title})" for t in tasks)
+    print(f"{args.out}: edujax and its task tests; {what}")
+    print(f"work on a task with: cd {args.out} && python -m pytest -m task_1")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m edujax.grading",
+                                     description="Graded exercises: assign, grade, selftest.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    assign = commands.add_parser("assign", help="master notebooks -> student + autograder")
+    assign.add_argument("exercises", nargs="*", type=Path)
+    assign.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    assign.set_defaults(run=cmd_assign)
+
+    grade = commands.add_parser("grade", help="grade submissions into a CSV")
+    grade.add_argument("submissions", nargs="+", type=Path)
+    which = grade.add_mutually_exclusive_group(required=True)
+    which.add_argument("--assignment", type=Path, help="a folder that `assign` wrote")
+    which.add_argument("--autograder", type=Path, help="an autograder zip")
+    grade.add_argument("--csv", type=Path, required=True)
+    grade.add_argument("--keep", type=Path, default=None,
+                       help="save each executed notebook (outputs and all) in this folder")
+    _add_limits(grade)
+    grade.set_defaults(run=cmd_grade)
+
+    selftest = commands.add_parser("selftest", help="check every assignment's tests")
+    selftest.add_argument("exercises", nargs="*", type=Path)
+    selftest.add_argument("--out", type=Path, default=None,
+                          help="keep the assigned notebooks here (default: a temporary folder)")
+    _add_limits(selftest)
+    selftest.set_defaults(run=cmd_selftest)
+
+    inside = commands.add_parser("inside", help="a copy of edujax with pieces to write")
+    inside.add_argument("out", type=Path)
+    inside.add_argument("--tasks", type=Path, default=DEFAULT_EXERCISES / "inside",
+                        help="the folder with tasks.yml and tests/ (default %(default)s)")
+    inside.add_argument("--solution", action="store_true", help="remove nothing")
+    inside.set_defaults(run=cmd_inside)
+
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""From otter's test results to one short line of feedback per question.
+
+otter records, for every test case, the doctest transcript of the failure: "Trying:
+... Expecting nothing ... Traceback ... GradingError: element [1] differs ...". The
+line that teaches is the last one, the exception and its message; the rest is the
+machinery. ``case_feedback`` keeps that line, and a question's feedback joins the
+lines of its failed cases, saying which were hidden tests.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+# "SomeError: message" or "module.SomeError: message" at the start of a line.
+EXCEPTION_LINE = re.compile(r"^\s*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*"
+                            r"(?:Error|Exception|Exceeded|Interrupt|Exit))(?::\s*(.*))?$")
+MAX_FEEDBACK = 600  # characters per question in the CSV: a sentence or three, never megabytes
+
+
+class QuestionResult(NamedTuple):
+    name: str
+    score: float
+    possible: float
+    feedback: str   # empty when every test case passed
+
+
+def case_feedback(message: str | None) -> str:
+    """The first exception line of a failed doctest transcript (or its last line).
+
+    doctest goes on after a failing line, so later lines often fail only because an
+    earlier one did (a NameError for a variable it never assigned): the first is the cause.
+    """
+    lines = [line for line in (message or "").splitlines() if line.strip()]
+    for line in lines:
+        match = EXCEPTION_LINE.match(line)
+        if match:
+            name, text = match.group(1).rsplit(".", 1)[-1], (match.group(2) or "").strip()
+            return f"{name}: {text}" if text else name
+    return lines[-1].strip() if lines else "failed"
+
+
+def shorten(text: str, limit: int = MAX_FEEDBACK) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def question_result(test_file: Any) -> QuestionResult:
+    """A QuestionResult from one otter ``TestFile`` that has been run."""
+    notes = []
+    for result in test_file.test_case_results:
+        if not result.passed:
+            where = "hidden test" if result.test_case.hidden else "public test"
+            notes.append(f"[{where}] {case_feedback(result.message)}")
+    return QuestionResult(test_file.name, float(test_file.score), float(test_file.possible),
+                          shorten(" ".join(dict.fromkeys(notes))))  # repeated notes once
+
+
+CHECK_CALL = re.compile(r'grader\.check\("([^"]+)"\)')
+
+
+def cell_errors(nb: Any) -> dict[str, str]:
+    """{question: the error its answer cells stopped with}, from an executed notebook.
+
+    A test that says "NameError: name 'grad_w' is not defined" is true but unhelpful
+    when the real story is that the cell defining ``grad_w`` ran out of memory. The
+    cells between two ``grader.check`` calls belong to the second one's question.
+    """
+    errors: dict[str, str] = {}
+    pending: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        match = CHECK_CALL.search(cell.source)
+        if match:
+            if pending:
+                errors.setdefault(match.group(1), pending[0])
+            pending = []
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                pending.append(shorten(f"{output.get('ename')}: {output.get('evalue', '')}", 200))
+    return errors
+
+
+def with_cell_error(result: QuestionResult, error: str | None) -> QuestionResult:
+    """Put "[your cell] MemoryError: ..." in front of a failed question's feedback."""
+    if not error or result.score >= result.possible:
+        return result
+    return result._replace(feedback=shorten(f"[your cell] {error} {result.feedback}".strip()))

@@ -1,0 +1,78 @@
+"""``grade``: many submissions, graded in parallel, into one CSV.
+
+Each submission is graded by ``runner.grade_submission`` in its own process and kernel
+(so one that loops, crashes or exits cannot stop the others); a small pool of threads
+keeps ``jobs`` of them running at once. The CSV has one row per submission:
+
+    submission, status, total, possible, q1, q2, ..., message, feedback
+
+``status`` is "graded" unless something went wrong (then ``message`` says what), and
+``feedback`` holds each question's explanation of what failed, the text a student reads.
+"""
+from __future__ import annotations
+
+import csv
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterable
+
+from edujax.grading.runner import (Limits, SubmissionResult, grade_submission, possible_points,
+                                   preload)
+
+
+def find_submissions(paths: Iterable[Path]) -> list[Path]:
+    """Every ``.ipynb`` among ``paths`` (folders are searched, in sorted order)."""
+    found = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.ipynb")
+                                if ".ipynb_checkpoints" not in p.parts))
+        else:
+            found.append(path)
+    return found
+
+
+def default_jobs() -> int:
+    """One more than the cores, at most 4: a grading spends much of its time waiting (for
+    its kernel to start, for messages), so 3 at a time beat 2 on a 2-core machine (measured:
+    16 submissions in 24 s against 29 s)."""
+    return min(4, len(os.sched_getaffinity(0)) + 1)
+
+
+def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Limits(),
+               jobs: int | None = None, keep: Path | None = None,
+               on_result: Callable[[SubmissionResult], None] | None = None
+               ) -> list[SubmissionResult]:
+    """Grade every submission against one autograder; results in the order given.
+
+    ``keep``: a folder for the executed notebooks (see ``grade_submission``)."""
+    preload()  # start the fork server, which imports otter once for every submission
+    points = possible_points(autograder)
+
+    def grade(path: Path) -> SubmissionResult:
+        result = grade_submission(path, autograder, limits, points, keep)
+        if on_result is not None:
+            on_result(result)
+        return result
+
+    with ThreadPoolExecutor(max_workers=jobs or default_jobs()) as pool:
+        return list(pool.map(grade, submissions))
+
+
+def write_csv(results: list[SubmissionResult], path: Path) -> None:
+    """One row per submission: scores per question, then the message and the feedback."""
+    questions = list(dict.fromkeys(q.name for r in results for q in r.questions))
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["submission", "status", "total", "possible", *questions,
+                         "message", "feedback"])
+        for r in results:
+            feedback = " | ".join(f"{q.name}: {q.feedback}" for q in r.questions if q.feedback)
+            writer.writerow([r.submission, r.status, _number(r.total), _number(r.possible),
+                             *(_number(r.score(name)) for name in questions),
+                             r.message, feedback])
+
+
+def _number(x: float) -> str:
+    return f"{x:g}"

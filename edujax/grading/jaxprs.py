@@ -1,0 +1,111 @@
+"""Compare the program a student's function traces to with the expected program.
+
+Sometimes the *values* are not the point: "compute the gradient with ``jax.grad``, not by
+hand", "take the ``jnp.where`` route, not a Python ``if``", "fuse the two passes into
+one". The jaxpr shows which program the student wrote, so we compare jaxprs.
+
+Two jaxprs are *structurally* the same when they are the same program up to the names
+of their variables. The printer already names variables a, b, c... in order of first
+appearance, so we print both jaxprs equation by equation and compare the lines: the
+first line that differs is the first equation where the programs part ways, and it is
+shown in the student's own names and in the expected one's.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from edujax import api
+from edujax.jaxpr import ClosedJaxpr, Jaxpr
+from edujax.grading.verdict import PASSED, Verdict, failed
+from edujax.pretty import PpContext, _dropvars, format_doc, pp_eqn, pp_vars
+
+WIDE = 10_000  # print every equation on one line, whatever its length
+
+
+def _as_jaxpr(f_or_jaxpr: Callable | ClosedJaxpr | Jaxpr, args: tuple) -> Jaxpr:
+    if isinstance(f_or_jaxpr, ClosedJaxpr):
+        return f_or_jaxpr.jaxpr
+    if isinstance(f_or_jaxpr, Jaxpr):
+        return f_or_jaxpr
+    return api.make_jaxpr(f_or_jaxpr)(*args).jaxpr
+
+
+def jaxpr_lines(jaxpr: Jaxpr) -> tuple[str, list[str], str]:
+    """(the binders ``a:f32[3] b:f32[]``, one line per equation, the outputs ``(c,)``)."""
+    ctx = PpContext(_dropvars(jaxpr))
+    binders = format_doc(pp_vars(jaxpr.constvars + jaxpr.invars, ctx, shapes=True), WIDE)
+    eqns = [format_doc(pp_eqn(e, ctx), WIDE) for e in jaxpr.eqns]
+    outs = format_doc(pp_vars(jaxpr.outvars, ctx, separator=","), WIDE)
+    return binders, eqns, f"({outs})"
+
+
+def compare_jaxprs(actual: Jaxpr, expected: Jaxpr) -> Verdict:
+    """The first place where two jaxprs differ, or PASSED."""
+    got_in, got, got_out = jaxpr_lines(actual)
+    want_in, want, want_out = jaxpr_lines(expected)
+    if got_in != want_in:
+        return failed(f"your function takes different inputs: yours `{got_in}`, "
+                      f"expected `{want_in}`.")
+    for i, (mine, theirs) in enumerate(zip(got, want)):
+        if mine != theirs:
+            return failed(f"equation {i + 1} differs: yours is `{mine}`, the expected "
+                          f"program has `{theirs}`.")
+    if len(got) > len(want):
+        return failed(f"your program has {len(got) - len(want)} more equation(s) than the "
+                      f"expected one; the first extra one is `{got[len(want)]}`.")
+    if len(got) < len(want):
+        return failed(f"your program stops after {len(got)} equation(s); the expected one "
+                      f"goes on with `{want[len(got)]}`.")
+    if got_out != want_out:
+        return failed(f"your program returns {got_out}, the expected one returns {want_out}.")
+    return PASSED
+
+
+def check_same_jaxpr(actual: Callable | ClosedJaxpr | Jaxpr,
+                     expected: Callable | ClosedJaxpr | Jaxpr, *args: Any) -> Verdict:
+    """Do ``actual`` and ``expected`` trace to the same program (on ``args``)?
+
+    Either may be a function (traced with ``make_jaxpr`` on ``args``) or a jaxpr.
+    """
+    return compare_jaxprs(_as_jaxpr(actual, args), _as_jaxpr(expected, args))
+
+
+def count_primitive(f: Callable, name: str, *args: Any) -> int:
+    """How many equations of primitive ``name`` (``"sin"``, ``"cond"``...) ``f`` traces to,
+    nested jaxprs included: "did you use ``lax.cond``?" in one line."""
+    def count(jaxpr: Jaxpr) -> int:
+        n = 0
+        for eqn in jaxpr.eqns:
+            n += eqn.primitive.name == name
+            for value in eqn.params.values():
+                for item in value if isinstance(value, tuple) else (value,):
+                    if isinstance(item, (ClosedJaxpr, Jaxpr)):
+                        n += count(_as_jaxpr(item, ()))
+        return n
+    return count(_as_jaxpr(f, args))
+
+
+def check_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> Verdict:
+    """Does ``f`` trace to a program with at least one ``primitive`` equation?
+
+    ``advice`` is added to the explanation: say which function produces that primitive
+    ("lax.cond traces to a `cond` equation").
+    """
+    from edujax.grading.jittable import TRACING_ERRORS, explain_tracing_error
+
+    try:
+        if count_primitive(f, primitive, *args):
+            return PASSED
+    except TRACING_ERRORS as error:
+        return failed(f"your function cannot be traced: {explain_tracing_error(error)}")
+    return failed(f"your function's jaxpr has no `{primitive}` equation. {advice}".rstrip())
+
+
+def assert_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> None:
+    """``check_uses``, raising ``GradingError`` with the explanation when it fails."""
+    check_uses(f, primitive, *args, advice=advice).or_raise()
+
+
+def assert_same_jaxpr(actual: Any, expected: Any, *args: Any) -> None:
+    """``check_same_jaxpr``, raising ``GradingError`` with the explanation when it fails."""
+    check_same_jaxpr(actual, expected, *args).or_raise()

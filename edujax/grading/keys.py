@@ -1,0 +1,44 @@
+"""Catch a PRNG key used twice.
+
+JAX's random numbers are a pure function of the key: the same key gives the same
+"random" numbers, every time. A function that draws twice from one key (instead of
+splitting it first) gets correlated, often identical, noise; nothing crashes, the
+results are just quietly wrong. edujax can notice: with ``edujax_check_key_reuse`` on,
+every sampler records which key it consumed, and warns (``KeyReuseWarning``) when a key
+comes back, naming the line of both uses. We turn the check on, run the student's
+function, and turn the first warning into the explanation.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+from edujax.config import config
+from edujax.grading.verdict import PASSED, Verdict, failed
+from edujax.random import KeyReuseWarning
+
+
+def check_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> Verdict:
+    """Call ``f(*args, **kwargs)``; fail if it consumed any PRNG key twice."""
+    before = config.read("edujax_check_key_reuse")
+    config.update("edujax_check_key_reuse", True)  # switching it on forgets earlier uses
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", KeyReuseWarning)
+            result = f(*args, **kwargs)
+    finally:
+        config.update("edujax_check_key_reuse", before)
+    reuses = [w for w in caught if issubclass(w.category, KeyReuseWarning)]
+    if not reuses and result is None:  # a placeholder body reuses nothing, and draws nothing
+        return failed("your function returned None: did it forget to `return` its result (or "
+                      "is its body still the placeholder `...`)?")
+    if not reuses:
+        return PASSED
+    return failed(f"a PRNG key was used twice ({len(reuses)} time(s) in all): "
+                  f"{reuses[0].message} Every key may be consumed once: split it into as "
+                  "many keys as you need draws.")
+
+
+def assert_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> None:
+    """``check_no_key_reuse``, raising ``GradingError`` with the explanation when it fails."""
+    check_no_key_reuse(f, *args, **kwargs).or_raise()
