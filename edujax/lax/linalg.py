@@ -52,7 +52,7 @@ def _matmul(a: Any, b: Any) -> Any:
 def _zeros_like(x: Any) -> Any:
     aval = _aval(x)
     return convert_element_type(
-        eq(broadcasted_iota(np.int32, aval.shape, 0), -1), aval.dtype)
+        eq(broadcasted_iota(np.int32, aval.shape, 0), np.int32(-1)), aval.dtype)
 
 
 def _triangle_mask(shape: tuple, k: int, lower: bool) -> Any:
@@ -284,9 +284,10 @@ def _lu_impl(x: np.ndarray):
         pivots[:, k] = p
         lu[batch, [k], :], lu[batch, p, :] = lu[batch, p, :], lu[batch, [k], :].copy()
         perm[batch, k], perm[batch, p] = perm[batch, p], perm[batch, k].copy()
+        # The multipliers: column k of L. A zero pivot means the whole column below it is
+        # zero (the matrix is singular): like LAPACK's getrf, leave those zeros as they are.
         pivot = lu[:, k, k]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lu[:, k + 1:, k] /= pivot[:, None]              # the multipliers: column k of L
+        lu[:, k + 1:, k] /= np.where(pivot == 0, 1, pivot)[:, None]
         lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
     batch_shape = x.shape[:-2]
     return [lu.reshape(x.shape), pivots.reshape(batch_shape + (n,)),
