@@ -25,7 +25,8 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import broadcast_in_dim, convert_element_type, reduce_sum, transpose
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
+                             transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
 from edujax.lax.shape import broadcasted_iota
@@ -51,17 +52,14 @@ def _matmul(a: Any, b: Any) -> Any:
 
 def _zeros_like(x: Any) -> Any:
     aval = _aval(x)
-    return convert_element_type(
-        eq(broadcasted_iota(np.int32, aval.shape, 0), np.int32(-1)), aval.dtype)
+    return full(aval.shape, 0, aval.dtype)
 
 
 def _triangle_mask(shape: tuple, k: int, lower: bool) -> Any:
     """True on and below diagonal ``k`` (``lower``), or on and above it."""
-    rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
+    rows = add(broadcasted_iota(np.int32, shape, len(shape) - 2), np.int32(k))
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
-    if lower:
-        return ge(add(rows, np.int32(k)), cols)
-    return ge(cols, add(rows, np.int32(k)))
+    return ge(rows, cols) if lower else ge(cols, rows)
 
 
 def tril(x: Any, k: int = 0) -> Any:
@@ -392,14 +390,15 @@ def _real_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.finfo(dtype).dtype)
 
 
-def _eigh_abstract_eval(x: ShapedArray, *, lower, sort_eigenvalues, subset_by_index):
+def _eigh_abstract_eval(x: ShapedArray, *, lower, sort_eigenvalues, subset_by_index,
+                        algorithm):
     _check_matrix("eigh", x, square=True)
     n = x.shape[-1]
     return [ShapedArray(x.shape, x.dtype),
             ShapedArray(x.shape[:-2] + (n,), _real_dtype(x.dtype))]
 
 
-def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index):
+def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")   # ascending already
     return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
 
@@ -442,7 +441,7 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
     if symmetrize_input:
         x = symmetrize(x)
     v, w = eigh_p.bind(x, lower=lower, sort_eigenvalues=sort_eigenvalues,
-                       subset_by_index=None)
+                       subset_by_index=None, algorithm=None)
     return v, w
 
 
