@@ -190,8 +190,9 @@ def _triangular_solve_abstract_eval(a, b, *, left_side, lower, transpose_a, conj
 
 
 def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
-    # NB: LAPACK's trsm does back substitution; np.linalg.solve on the masked triangle gives
-    # the same answer (in exact arithmetic) with a general LU solver, which is simpler here.
+    """Substitution, one row of x at a time (forward for a lower triangle, backward for an
+    upper one), for the whole batch and all right-hand sides at once. A zero on the
+    diagonal gives inf/NaN, as in LAPACK's trsm: no error is raised."""
     n = a.shape[-1]
     a = np.tril(a) if lower else np.triu(a)
     if unit_diagonal:
@@ -200,13 +201,19 @@ def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, 
     if conjugate_a:
         a = np.conj(a)
     if transpose_a:
-        a = np.swapaxes(a, -1, -2)
-    if left_side:
-        out = np.linalg.solve(a, b)
-    else:  # x a = b  <=>  aᵀ xᵀ = bᵀ
-        out = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
-                          -1, -2)
-    return out.astype(b.dtype)
+        a, lower = np.swapaxes(a, -1, -2), not lower
+    if not left_side:  # x a = b  <=>  aᵀ xᵀ = bᵀ
+        a, b, lower = np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), not lower
+    x = np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:],
+                 np.result_type(a, b))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for i in (range(n) if lower else reversed(range(n))):
+            # the rows of x not solved yet are still zero, so the whole row of a can be used
+            known = np.matmul(a[..., i:i + 1, :], x)[..., 0, :]
+            x[..., i, :] = (b[..., i, :] - known) / a[..., i, i, None]
+    if not left_side:
+        x = np.swapaxes(x, -1, -2)
+    return x.astype(b.dtype)
 
 
 triangular_solve_p = Primitive("triangular_solve")

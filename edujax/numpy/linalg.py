@@ -23,15 +23,18 @@ import numpy as np
 from edujax import lax
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.creation import eye
-from edujax.numpy.diagonals import diagonal
-from edujax.numpy.products import matmul
+from edujax.numpy.diagonals import diagonal as _diagonal
+from edujax.numpy.diagonals import trace as _trace
+from edujax.numpy.products import matmul, vecdot
+from edujax.numpy.products import outer as _outer
+from edujax.numpy.products import tensordot as _tensordot
 from edujax.numpy.reductions import any as _any
 from edujax.numpy.reductions import max as _max
 from edujax.numpy.reductions import min as _min
 from edujax.numpy.reductions import prod, sum
 from edujax.numpy.shape_ops import expand_dims, swapaxes
 from edujax.numpy.sorting import where
-from edujax.numpy.ufuncs import abs, log, sign, sqrt
+from edujax.numpy.ufuncs import abs, isnan, log, sign, sqrt
 from edujax.numpy.util import broadcast_to, ensure_arraylike, promote_dtypes_inexact
 
 
@@ -124,7 +127,7 @@ def svdvals(x: Any, /) -> Any:
 def _lu_parts(a: Any):
     """LU of ``a``: the diagonal of U, and the parity of the row swaps (+1 or -1)."""
     lu, pivots, _ = lax_linalg.lu(a)
-    diag = diagonal(lu, axis1=-2, axis2=-1)
+    diag = _diagonal(lu, axis1=-2, axis2=-1)
     swaps = sum(pivots != lax.iota(np.int32, a.shape[-1]), axis=-1)
     parity = 1 - 2 * (swaps % 2)
     return diag, parity.astype(a.dtype)
@@ -355,3 +358,108 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+# ---------------------------------------------------------------- the rest of the namespace
+def cond(x: Any, p: Any = None) -> Any:
+    """The condition number: s_max / s_min for p in (None, 2, -2), else
+    ``norm(x, p) * norm(inv(x), p)``. A singular matrix gives inf."""
+    x, = _inexact("jnp.linalg.cond", x)
+    if x.ndim < 2:
+        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got x.shape={x.shape}")
+    if p in (None, 2, -2):
+        s = svd(x, compute_uv=False)
+        r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    else:
+        if x.shape[-1] != x.shape[-2]:
+            raise ValueError(f"jnp.linalg.cond: for p={p}, array must be square; "
+                             f"got x.shape={x.shape}")
+        r = norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+    return where(isnan(r) & ~_any(isnan(x), axis=(-2, -1)), np.inf, r)
+
+
+def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
+    """``arrays[0] @ arrays[1] @ ...``; a 1-D first (last) array is a row (column) vector.
+    NB: JAX chooses the cheapest order of the products (opt_einsum); edujax multiplies
+    left to right, which gives the same values up to rounding."""
+    arrays = list(arrays)
+    if len(arrays) < 2:
+        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrays)}")
+    out = arrays[0]
+    for x in arrays[1:]:
+        out = matmul(out, x, precision=precision)
+    return out
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    """Swap the last two axes."""
+    x, = ensure_arraylike("jnp.linalg.matrix_transpose", x)
+    if x.ndim < 2:
+        raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got "
+                         f"ndim={x.ndim}")
+    return _H(x)
+
+
+def outer(x1: Any, x2: Any, /) -> Any:
+    """The outer product of two vectors."""
+    x1, x2 = ensure_arraylike("jnp.linalg.outer", x1, x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim="
+                         f"{x1.ndim} x2.ndim={x2.ndim}")
+    return _outer(x1, x2)
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    """The sum of each matrix's diagonal (over the last two axes)."""
+    x, = ensure_arraylike("jnp.linalg.trace", x)
+    return _trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    """Each matrix's diagonal (over the last two axes)."""
+    x, = ensure_arraylike("jnp.linalg.diagonal", x)
+    return _diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, precision: Any = None,
+              preferred_element_type: Any = None) -> Any:
+    return _tensordot(x1, x2, axes=axes, precision=precision,
+                      preferred_element_type=preferred_element_type)
+
+
+def tensorsolve(a: Any, b: Any, axes: Any = None) -> Any:
+    """x with ``tensordot(a, x, x.ndim) == b``: a reshaped into one square matrix."""
+    a, b = _inexact("jnp.linalg.tensorsolve", a, b)
+    if axes is not None:  # move these axes of a to the end
+        axes = tuple(ax % a.ndim for ax in ((axes,) if isinstance(axes, int) else axes))
+        a = a.transpose(tuple(i for i in range(a.ndim) if i not in axes) + axes)
+    out_shape = a.shape[b.ndim:]
+    size = int(np.prod(out_shape))
+    if int(np.prod(a.shape[:b.ndim])) != size:
+        raise ValueError("tensorsolve requires a.shape[:b.ndim] to have the same number of "
+                         f"elements as a.shape[b.ndim:]; got a.shape={a.shape}, b.ndim={b.ndim}")
+    return solve(a.reshape(size, size), b.ravel()).reshape(out_shape)
+
+
+def tensorinv(a: Any, ind: int = 2) -> Any:
+    """The inverse of a seen as a matrix from its last dimensions to its first ``ind``."""
+    a, = _inexact("jnp.linalg.tensorinv", a)
+    ind = operator.index(ind)
+    if ind <= 0:
+        raise ValueError(f"ind must be a positive integer; got ind={ind}")
+    contracting, batch = a.shape[:ind], a.shape[ind:]
+    rows, cols = int(np.prod(contracting)), int(np.prod(batch))
+    if rows != cols:
+        raise ValueError(f"tensorinv is only possible when the product of the first "
+                         f"ind={ind} dimensions equals that of the remaining dimensions. "
+                         f"got a.shape={a.shape}")
+    return inv(a.reshape(rows, cols)).reshape(*batch, *contracting)
+
+
+# NB: ``eig``/``eigvals`` (non-symmetric matrices, complex results) and ``cross`` are not
+# here yet: edujax's complex support is too thin for eig's results.
+__all__ = ["cholesky", "cond", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+           "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
+           "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
+           "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EighResult",
+           "QRResult", "SlogdetResult", "SVDResult"]
