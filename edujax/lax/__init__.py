@@ -10,8 +10,9 @@ Each family of primitives is a module, and each module ends with its lax functio
 this order, every import running downward: ``registry`` (the registrars), ``base`` (casts,
 broadcasts, reshapes, transposes, sums: what every other family's rules are written with),
 ``elementwise``, ``shape``, ``reductions``, ``dot``, ``special``, ``slicing`` (gather and
-scatter), ``dynamic_slicing``, ``parallel`` (collectives) and ``control_flow/``. This file only
-gathers their public names.
+scatter), ``dynamic_slicing``, ``parallel`` (collectives) and ``control_flow/``; ``linalg``
+(the matrix factorizations) is reached as ``lax.linalg``, as in JAX. This file only gathers
+their public names.
 """
 from __future__ import annotations
 
