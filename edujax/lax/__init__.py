@@ -10,8 +10,9 @@ Each family of primitives is a module, and each module ends with its lax functio
 this order, every import running downward: ``registry`` (the registrars), ``base`` (casts,
 broadcasts, reshapes, transposes, sums: what every other family's rules are written with),
 ``elementwise``, ``shape``, ``reductions``, ``dot``, ``special``, ``slicing`` (gather and
-scatter), ``dynamic_slicing``, ``parallel`` (collectives) and ``control_flow/``. This file only
-gathers their public names.
+scatter), ``dynamic_slicing``, ``parallel`` (collectives) and ``control_flow/``; ``linalg``
+(the matrix factorizations) is reached as ``lax.linalg``, as in JAX. This file only gathers
+their public names.
 """
 from __future__ import annotations
 
@@ -53,3 +54,4 @@ from edujax.lax.dynamic_slicing import (dynamic_index_in_dim, dynamic_slice,
 from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_p
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
+from edujax.lax import linalg
