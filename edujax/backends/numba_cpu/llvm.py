@@ -48,3 +48,22 @@ def prefer_wide_vectors(typingctx):
         set.add(builder.function.attributes, '"prefer-vector-width"="512"')
         return context.get_dummy_value()
     return types.none(), codegen
+
+
+@intrinsic
+def inline_into_callers(typingctx):
+    """Ask LLVM to paste the calling function into every function that calls it.
+
+    The helpers of ``math.py`` and ``scalar.py`` start with this call. They are compiled
+    once each (and cached on disk); a kernel calling ``tanh_f32`` links that compiled code
+    and LLVM's inliner copies it into the kernel's loop, which can then be vectorized.
+    Without the attribute LLVM decides by size, and keeps the larger helpers (tanh, pow)
+    as calls, leaving the loop scalar. Numba's own ``inline="always"`` reaches the same
+    loop, but by pasting the helper's Python-level IR at each call site, where it is typed
+    and lowered again every time: most of the compile time of a long program (see
+    docs/performance.md, "Compile time").
+    """
+    def codegen(context, builder, signature, args):
+        builder.function.attributes.add("alwaysinline")
+        return context.get_dummy_value()
+    return types.none(), codegen

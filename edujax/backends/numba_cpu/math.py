@@ -30,9 +30,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from edujax.backends.numba_cpu.llvm import f32_bits, f32_from_bits, f64_bits, f64_from_bits, fma
+from edujax.backends.numba_cpu.llvm import (f32_bits, f32_from_bits, f64_bits, f64_from_bits, fma,
+                                            inline_into_callers)
 
-jit_helper = njit(cache=True, error_model="numpy", inline="always")
+# Compiled once each, then pasted into the kernels by LLVM (see inline_into_callers).
+jit_helper = njit(cache=True, error_model="numpy")
 
 
 # ---------------------------------------------------------------- constants
@@ -85,6 +87,7 @@ PIO2_TIMES_2M62 = float(_PI >> 1) / 2.0 ** (_PI_BITS + 62)  # (pi/2) * 2^-62
 @jit_helper
 def exp_f32(x):
     """e^x: x = n*ln2 + r with |r| <= ln2/2, e^x = 2^n * e^r, e^r by a degree-7 polynomial."""
+    inline_into_callers()
     # Clamp with max/min (one vmaxps/vminps each; NaN comes out as a bound, fixed at the end).
     xc = min(max(x, F32(-104.0)), F32(89.0))
     n = np.floor(fma(xc, F32(LOG2E), F32(0.5)))
@@ -109,6 +112,7 @@ def exp_f32(x):
 @jit_helper
 def _log_parts(x):
     """x = 2^e * m with m in [sqrt(1/2), sqrt(2)): returns (e as float32, m - 1)."""
+    inline_into_callers()
     subnormal = x < F32(1.17549435e-38)
     xs = x * F32(8388608.0) if subnormal else x  # 2^23 makes a subnormal normal
     bits = f32_bits(xs)
@@ -123,6 +127,7 @@ def _log_parts(x):
 @jit_helper
 def log_f32(x):
     """log(x) = e*ln2 + log(1 + f), log(1 + f) = f - f^2/2 + f^3 * P(f) (Cephes' logf)."""
+    inline_into_callers()
     e, f = _log_parts(x)
     z = f * f
     p = fma(F32(7.0376836292e-2), f, F32(-1.1514610310e-1))
@@ -145,6 +150,7 @@ def log_f32(x):
 @jit_helper
 def _exp64(t):
     """e^t in float64 for |t| < 700, to about 1e-15 relative."""
+    inline_into_callers()
     t = t if t > -700.0 else -700.0
     t = t if t < 700.0 else 700.0
     n = np.floor(t * LOG2E + 0.5)
@@ -158,6 +164,7 @@ def _exp64(t):
 @jit_helper
 def _expm1_64(t):
     """e^t - 1 in float64: a Taylor series near 0 (no cancellation), else _exp64(t) - 1."""
+    inline_into_callers()
     small = ((((((((((t * (1 / 479001600) + 1 / 39916800) * t + 1 / 3628800) * t
                      + 1 / 362880) * t + 1 / 40320) * t + 1 / 5040) * t + 1 / 720) * t
                   + 1 / 120) * t + 1 / 24) * t + 1 / 6) * t + 0.5) * t * t + t
@@ -168,6 +175,7 @@ def _expm1_64(t):
 @jit_helper
 def _log64(t):
     """log(t) in float64 for a positive, finite, normal t: 2*atanh((m-1)/(m+1)) + e*ln2."""
+    inline_into_callers()
     bits = f64_bits(t)
     e = ((bits >> 52) & 0x7FF) - 1023
     m = f64_from_bits((bits & 0xFFFFFFFFFFFFF) | 0x3FF0000000000000)
@@ -186,6 +194,7 @@ def _log64(t):
 def log1p_f32(x):
     """log(1 + x): with u = 1 + x (rounded), log(u) + (x - (u - 1)) / u restores the lost
     low bits of x, so tiny x keep full relative accuracy."""
+    inline_into_callers()
     t = np.float64(x)
     u = 1.0 + t
     uc = u if u > 1e-300 else 1.0
@@ -198,6 +207,7 @@ def log1p_f32(x):
 
 @jit_helper
 def expm1_f32(x):
+    inline_into_callers()
     t = np.float64(x)
     t = t if t > -110.0 else -110.0
     t = t if t < 100.0 else 100.0
@@ -209,6 +219,7 @@ def expm1_f32(x):
 @jit_helper
 def tanh_f32(x):
     """tanh(|x|) = e / (e + 2) with e = expm1(2|x|): no cancellation anywhere."""
+    inline_into_callers()
     t = abs(np.float64(x))
     t = t if t < 20.0 else 20.0  # tanh(20) is 1.0 in float32 (and in float64)
     e = _expm1_64(2.0 * t)
@@ -219,6 +230,7 @@ def tanh_f32(x):
 @jit_helper
 def logistic_f32(x):
     """1 / (1 + e^-x)."""
+    inline_into_callers()
     t = np.float64(x)
     y = np.float32(1.0 / (1.0 + _exp64(-t)))
     return y if x == x else x
@@ -228,6 +240,7 @@ def logistic_f32(x):
 @jit_helper
 def _reduce_pio2(x):
     """x = q * pi/2 + r with |r| <= pi/4: returns (q mod 4, r in float64)."""
+    inline_into_callers()
     t = np.float64(x)
     # |x| < 1e5: Cody-Waite in float64 (k * PIO2_HI is exact).
     k = np.floor(t * TWO_OVER_PI + 0.5)
@@ -252,6 +265,7 @@ def _reduce_pio2(x):
 @jit_helper
 def _sin_poly(r):
     """sin(r) for |r| <= pi/4: Taylor to r^11 (the first term left out is below 1e-9)."""
+    inline_into_callers()
     r2 = r * r
     p = (((r2 * (-1 / 39916800) + 1 / 362880) * r2 - 1 / 5040) * r2 + 1 / 120) * r2 - 1 / 6
     return r + r * r2 * p
@@ -260,6 +274,7 @@ def _sin_poly(r):
 @jit_helper
 def _cos_poly(r):
     """cos(r) for |r| <= pi/4: Taylor to r^12."""
+    inline_into_callers()
     r2 = r * r
     p = ((((r2 * (1 / 479001600) - 1 / 3628800) * r2 + 1 / 40320) * r2 - 1 / 720) * r2
          + 1 / 24) * r2 - 0.5
@@ -269,6 +284,7 @@ def _cos_poly(r):
 @jit_helper
 def sin_f32(x):
     """sin(q*pi/2 + r) is sin r, cos r, -sin r, -cos r for q = 0, 1, 2, 3."""
+    inline_into_callers()
     q, r = _reduce_pio2(x)
     s, c = _sin_poly(r), _cos_poly(r)
     # Two plain selects, not a chain of if/else: a chain stops LLVM from vectorizing.
@@ -281,6 +297,7 @@ def sin_f32(x):
 @jit_helper
 def cos_f32(x):
     """cos(q*pi/2 + r) is cos r, -sin r, -cos r, sin r for q = 0, 1, 2, 3."""
+    inline_into_callers()
     q, r = _reduce_pio2(x)
     s, c = _sin_poly(r), _cos_poly(r)
     y = s if (q & 1) == 1 else c
@@ -292,6 +309,7 @@ def cos_f32(x):
 @jit_helper
 def pow_f32(x, y):
     """x^y = 2^(y * log2|x|) in float64, then the sign and the special cases of C's powf."""
+    inline_into_callers()
     ax = abs(np.float64(x))
     yd = np.float64(y)
     finite = ax < np.inf

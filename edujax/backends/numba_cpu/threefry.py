@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Not inline="always" like the helpers of scalar.py: pasting 20 rounds into every kernel at
-# Numba's level costs seconds of compile time per kernel. Compiled once (and cached on disk),
-# the function is still inlined by LLVM, which then vectorizes the kernel's loop as well.
+# Not Numba's inline="always": pasting 20 rounds into every kernel at Numba's level costs
+# seconds of compile time per kernel. Compiled once (and cached on disk), the function is
+# still inlined by LLVM, which then vectorizes the kernel's loop as well. (The helpers of
+# scalar.py and math.py work the same way, marked with inline_into_callers() so that LLVM
+# inlines them whatever their size.)
 jit_helper = njit(cache=True, error_model="numpy")
 
 
