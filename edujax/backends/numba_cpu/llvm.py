@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 def _bitcast(from_type: types.Type, to_type: types.Type, llvm_type: ir.Type):
@@ -50,8 +50,7 @@ def prefer_wide_vectors(typingctx):
     return types.none(), codegen
 
 
-@intrinsic
-def inline_into_callers(typingctx):
+def inline_into_callers() -> None:
     """Ask LLVM to paste the calling function into every function that calls it.
 
     The helpers of ``math.py`` and ``scalar.py`` start with this call. They are compiled
@@ -63,7 +62,22 @@ def inline_into_callers(typingctx):
     and lowered again every time: most of the compile time of a long program (see
     docs/performance.md, "Compile time").
     """
+    # Run as plain Python (Numba's CUDA simulator runs the helpers that way, see
+    # numba_cuda/device_math.py) there is nothing to inline: do nothing.
+
+
+@intrinsic
+def _mark_alwaysinline(typingctx):
     def codegen(context, builder, signature, args):
         builder.function.attributes.add("alwaysinline")
         return context.get_dummy_value()
     return types.none(), codegen
+
+
+# Compiled, the call becomes the intrinsic above, pasted (inline="always", a one-line body)
+# into the helper itself, so that the attribute lands on the helper's own function.
+@overload(inline_into_callers, inline="always")
+def _inline_into_callers_compiled():
+    def impl():
+        _mark_alwaysinline()
+    return impl
