@@ -5,13 +5,13 @@ Numerical checks run in float64 (x64 on) so finite differences are trustworthy.
 """
 from __future__ import annotations
 
-import contextlib
 from collections import namedtuple
 from dataclasses import dataclass
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from x64_mode import x64
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from jnp_functions import BINARY, NOT_DIFFERENTIABLE, STRUCTURAL, UNARY
@@ -21,15 +21,6 @@ import edujax as jax
 import edujax.numpy as jnp
 from edujax import tree_util
 from edujax.test_util import check_grads
-
-
-@contextlib.contextmanager
-def x64():
-    jax.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        jax.config.update("jax_enable_x64", False)
 
 
 def floats(shape, lo=-2.0, hi=2.0):

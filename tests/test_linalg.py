@@ -9,11 +9,11 @@
 """
 from __future__ import annotations
 
-import contextlib
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from x64_mode import x64
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from recorded import check, load
@@ -35,15 +35,6 @@ def test_namespaces():
     import edujax.numpy.linalg as linalg_module
     assert jnp.linalg is linalg_module
     assert lax.linalg.cholesky is not None and lax.linalg.triangular_solve is not None
-
-
-@contextlib.contextmanager
-def x64():
-    jax.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        jax.config.update("jax_enable_x64", False)
 
 
 # ---------------------------------------------------------------- random matrices

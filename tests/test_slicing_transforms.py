@@ -9,10 +9,10 @@ checked the way a student would convince themselves:
 * jvp against vjp: ``<vjp(ct), t> == <ct, jvp(t)>``, so the transpose really is one;
 * printed jaxprs against text recorded from real JAX 0.10.2 (JAX_JAXPRS, at the bottom).
 """
-import contextlib
 
 import numpy as np
 import pytest
+from x64_mode import x64
 
 import edujax as jax
 import edujax.numpy as jnp
@@ -25,16 +25,6 @@ except ImportError:  # hypothesis comes with the dev extra
     given = settings = st = None
 
 needs_hypothesis = pytest.mark.skipif(given is None, reason="hypothesis is not installed")
-
-
-@contextlib.contextmanager
-def x64():
-    """float64 for the finite differences, switched back off afterwards."""
-    jax.config.update("jax_enable_x64", True)
-    try:
-        yield
-    finally:
-        jax.config.update("jax_enable_x64", False)
 
 
 def as_jax_index(idx):
