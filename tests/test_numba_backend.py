@@ -107,7 +107,7 @@ def test_selu_is_one_loop_and_its_source_reads_like_the_jaxpr():
     assert "for i0 in range(1000):" in text
     assert "c = exp_f32(a)" in text  # the jaxpr's names, the branch-free exp
     assert "fused_0 (Numba loop)" in text  # the table of where each equation runs
-    assert "def run(consts, rules, a):" in text
+    assert "def run(consts, rules, stop, a):" in text
     check(selu, x)
     entry, = [e for e in jax.jit(selu).cache_info().entries if e.backend == "numba"]
     assert entry.tier == "numba"

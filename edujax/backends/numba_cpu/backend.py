@@ -23,7 +23,7 @@ from edujax.backends.numba_cpu.cache import (cache_dir, forget, load_module,
 from edujax.backends.numba_cpu.codegen import generate_module
 from edujax.backends.numba_cpu.fusion import partition
 from edujax.backends.numba_cpu.inline import flatten
-from edujax.backends.numba_cpu.interrupts import interrupt_in_chain, watch_interrupts
+from edujax.backends.numba_cpu.interrupts import NEVER, interrupt_in_chain, watch_interrupts
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.numba_cpu.tiering import TieredExecutable, tiered_enabled
 from edujax.backends.reference import ReferenceExecutable
@@ -125,13 +125,13 @@ class NumbaProgram:
         # compile is done, one Python call fewer per jitted call than going through __call__.
         # Programs with compiled loops go through __call__, which watches for Ctrl-C.
         self.call = (self.__call__ if self._long_running
-                     else functools.partial(module.run, self.consts, self.calls))
+                     else functools.partial(module.run, self.consts, self.calls, NEVER))
 
     def __call__(self, *args: np.ndarray) -> list:
         if self._long_running:
-            return watch_interrupts(self._run, self.consts, self.calls, *args)
+            return watch_interrupts(lambda stop: self._run(self.consts, self.calls, stop, *args))
         try:
-            return self._run(self.consts, self.calls, *args)
+            return self._run(self.consts, self.calls, NEVER, *args)
         except SystemError as e:
             if interrupt_in_chain(e):  # see interrupts.py
                 raise KeyboardInterrupt from None

@@ -24,7 +24,7 @@ Upper-case names are arrays, lower-case names are one element of them (the names
 jaxpr's own). The ``run`` function at the end of the module (the *driver*) calls the
 kernels, the matrix products and the reference rules in order, on whole arrays::
 
-    def run(consts, rules, a):
+    def run(consts, rules, stop, a):
         g = fused_0(a)
         return [g]
 """
@@ -41,14 +41,19 @@ import numpy as np
 from edujax.backends.numba_cpu.fusion import CallStep, FusionGroup, Step
 from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, loop_dot,
                                                write_kernel)
-from edujax.backends.numba_cpu.loops import ProgramFunction, loop_source, plan_loop, sub_jaxprs
+from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
+                                             plan_loop, sub_jaxprs)
 from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
                                                 np_name)
+from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
 
+# The type of the ``stop`` flag a compiled loop called from Python takes first.
+STOP_AVAL = ShapedArray((1,), np.dtype(np.int32))
+
 # Names a jaxpr variable must not take in generated code (it gets a trailing underscore).
-RESERVED = set(dir(builtins)) | {"np", "math", "njit", "prange", "consts", "rules", "run",
+RESERVED = set(dir(builtins)) | {"np", "math", "njit", "prange", "consts", "rules", "stop", "run",
                                  "sign"}
 # Loop nests over at least this many elements split their outer loop across the CPU's cores.
 PARALLEL_MIN_ELEMENTS = 1 << 17
@@ -404,9 +409,9 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
 class _DriverWriter:
     """Writes one program's driver: every step of a jaxpr in order, on whole arrays.
 
-    * The top-level jaxpr gets ``run(consts, rules, *args)``, plain Python: it may call
+    * The top-level jaxpr gets ``run(consts, rules, stop, *args)``, plain Python: it may call
       anything (kernels, BLAS, NumPy views, and the reference rules and Python loops held in
-      ``rules``).
+      ``rules``); ``stop`` is the Ctrl-C flag its compiled loops watch (``interrupts.py``).
     * Each jaxpr of a compiled loop (``loops.py``) gets an ``@njit`` *program function*,
       ``def scan_0_body(*consts, *args)``, which may only do what Numba can (``loops.plan``
       checked that). Every array in it is C-ordered: views are copied at once, so the kernels
@@ -549,14 +554,18 @@ class _DriverWriter:
                       *((value, aval) for _, value, aval in writer.consts)]
             functions.append(ProgramFunction(writer.name, len(values), len(program.jaxpr.invars)))
             const_values += values
-        self.out.functions.append(loop_source(name, eqn, functions, self.names.eqn_text(eqn)))
+        top_level = not self.compiled  # called from Python: it can be stopped by Ctrl-C
+        self.out.functions.append(loop_source(name, eqn, functions, self.names.eqn_text(eqn),
+                                              top_level))
+        stop = ["stop"] if top_level and interruptible(eqn) else []
         args = [self.new_const(value, aval) for value, aval in const_values]
         operands = [self.c_ordered(v) for v in eqn.invars]
-        self.assign(eqn.outvars, f"{name}({', '.join(args + operands)})",
+        self.assign(eqn.outvars, f"{name}({', '.join(stop + args + operands)})",
                     f"{eqn.primitive.name}: compiled (Numba)", returns_list=True)
         self.contiguous.update(eqn.outvars)
-        if not self.compiled:
-            self.out.kernels.append((name, [aval for _, aval in const_values]
+        if top_level:
+            self.out.kernels.append((name, [STOP_AVAL] * len(stop)
+                                     + [aval for _, aval in const_values]
                                      + [v.aval for v in eqn.invars]))
         self.place(eqn, f"{name} (compiled loop)" if eqn.primitive.name != "cond"
                    else f"{name} (compiled)")
@@ -605,7 +614,7 @@ class _DriverWriter:
             return self._program_function(const_names + invars, outs)
         self.out.consts = [(value, aval) for _, value, aval in self.consts]
         self.out.placement = self.placement
-        params = ", ".join(["consts", "rules", *invars])
+        params = ", ".join(["consts", "rules", "stop", *invars])
         unpack = []
         if const_names:
             unpack = [f"{', '.join(const_names)}{',' if len(const_names) == 1 else ''} = consts"]

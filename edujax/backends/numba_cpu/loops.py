@@ -44,6 +44,10 @@ from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, np_name
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 
 DECORATOR = kernels.DECORATOR
+# A loop called from Python lets go of the GIL while it runs (``nogil``): a loop can take
+# minutes, and meanwhile the other threads of the process (Jupyter's output and status
+# messages, a tiered compile in the background) must be able to run.
+TOP_LEVEL_DECORATOR = DECORATOR[:-1] + ", nogil=True)"
 
 
 @dataclass
@@ -136,9 +140,19 @@ def _split_consts(functions: list[ProgramFunction]) -> tuple[list[str], list[lis
     return names, shares
 
 
+def interruptible(eqn: JaxprEqn) -> bool:
+    """Can this loop, called from Python, be stopped half-way by Ctrl-C? (while and scan.)"""
+    return eqn.primitive.name in ("while", "scan")
+
+
 def loop_source(name: str, eqn: JaxprEqn, functions: list[ProgramFunction],
-                eqn_text: str) -> str:
-    """The ``@njit`` function running ``eqn``'s loop (or branch choice) around its programs."""
+                eqn_text: str, top_level: bool = False) -> str:
+    """The ``@njit`` function running ``eqn``'s loop (or branch choice) around its programs.
+
+    A while or scan loop called from Python (``top_level``) takes one more argument first,
+    ``stop``: a one-element array that ``interrupts.watch_interrupts`` sets to 1 when Ctrl-C
+    arrives. The loop looks at it once per iteration and leaves early; the caller then
+    raises KeyboardInterrupt (the half-finished carry is never returned to the user)."""
     consts, shares = _split_consts(functions)
     prim, p = eqn.primitive.name, eqn.params
     if prim == "while":
@@ -147,9 +161,25 @@ def loop_source(name: str, eqn: JaxprEqn, functions: list[ProgramFunction],
         params, lines, doc = _scan(p, functions, shares)
     else:
         params, lines, doc = _cond(functions, shares)
+    decorator, stop = DECORATOR, []
+    if top_level and interruptible(eqn):
+        decorator, stop = TOP_LEVEL_DECORATOR, ["stop"]
+        lines = _check_stop(lines)
     docstring = f'    """{doc}\n        {eqn_text}"""'
-    return "\n".join([DECORATOR, f"def {name}({', '.join(consts + params)}):", docstring,
-                      *("    " + line for line in lines), ""])
+    return "\n".join([decorator, f"def {name}({', '.join(stop + consts + params)}):",
+                      docstring, *("    " + line for line in lines), ""])
+
+
+def _check_stop(lines: list[str]) -> list[str]:
+    """Add the Ctrl-C check at the end of the loop's body (the lines indented once after
+    the ``while``/``for`` line)."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(("while ", "for ")))
+    end = start + 1
+    while end < len(lines) and lines[end].startswith("    "):
+        end += 1
+    check = ["    if stop[0]:  # Ctrl-C was pressed (interrupts.py): stop here",
+             "        break"]
+    return lines[:end] + check + lines[end:]
 
 
 def _while(p: dict, functions: list, shares: list) -> tuple:
