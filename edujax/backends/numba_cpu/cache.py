@@ -22,6 +22,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import py_compile
 import sys
 import tempfile
 import threading
@@ -99,6 +100,7 @@ def load_module(source: str) -> ModuleType:
         if module is not None:
             return module
         path = write_module(source)
+        _write_bytecode(path)
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
@@ -108,6 +110,19 @@ def load_module(source: str) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def _write_bytecode(path: Path) -> None:
+    """Compile the module's text to Python bytecode once, into ``__pycache__``, so that a
+    new process imports it without parsing it again (a big program's module is long). Done
+    here because Python itself writes no bytecode where ``PYTHONDONTWRITEBYTECODE`` is set,
+    as on many shared servers and CI machines."""
+    bytecode = importlib.util.cache_from_source(str(path))
+    if not os.path.exists(bytecode):
+        try:
+            py_compile.compile(str(path), cfile=bytecode, doraise=True)
+        except (OSError, py_compile.PyCompileError):
+            pass  # (a read-only folder: Python parses the text each time, as before)
 
 
 def load_module_in_memory(source: str) -> ModuleType:
