@@ -101,7 +101,16 @@ def _sign_impl(x: np.ndarray) -> np.ndarray:
 
 sign_p = unop("sign", _sign_impl, NUMBER, warns=False)
 ad.defjvp_zero(sign_p)
-abs_p = unop("abs", np.abs, ABS_TYPES, warns=False)
+
+
+def _abs_dtype_rule(x: ShapedArray) -> np.dtype:
+    """|x| of a complex number is its (float) modulus: complex64 -> float32."""
+    checked_dtype_rule("abs", ABS_TYPES, x)
+    return np.abs(np.zeros((), x.dtype)).dtype
+
+
+# complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
+abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, lambda x: np.abs(x))
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
 
