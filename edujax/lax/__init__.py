@@ -57,3 +57,4 @@ from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, pper
 from edujax.lax import linalg
 # Complex numbers (issue 17, slice cplx).
 from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, conj_p, imag_p, real_p
+from edujax.lax.fft import FftType, fft, fft_p

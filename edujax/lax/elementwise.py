@@ -237,7 +237,18 @@ def _pow_jvp_rhs(g, ans, x, y):
 
 
 ad.defjvp2(pow_p, _pow_jvp_lhs, _pow_jvp_rhs)
-atan2_p = binop("atan2", np.arctan2, INEXACT)
+
+
+def _atan2_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """NumPy has no complex arctan2; XLA's is ``-i log((y + i x) / sqrt(x**2 + y**2))``."""
+    if x.dtype.kind != "c":
+        return np.arctan2(x, y)
+    wide = np.complex128
+    x, y = x.astype(wide), y.astype(wide)
+    return (-1j * np.log((y + 1j * x) / np.sqrt(x * x + y * y))).astype(x.dtype)
+
+
+atan2_p = binop("atan2", _atan2_impl, INEXACT, warns=True)
 ad.defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(square(x), square(y)))),
           lambda g, x, y: div(mul(g, neg(x)), add(square(x), square(y))))
 nextafter_p = binop("nextafter", np.nextafter, FLOAT)

@@ -51,6 +51,7 @@ from edujax.numpy.util import broadcast_shapes, broadcast_to
 # Complex numbers and the FFT (issue 17, slice cplx).
 from edujax.numpy.complex_numbers import (angle, conj, conjugate, imag, iscomplex, iscomplexobj,
                                           isreal, isrealobj, real)
+from edujax.numpy import fft
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
