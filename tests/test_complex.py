@@ -315,3 +315,17 @@ def test_complex128_under_x64_through_jit():
         assert out.dtype == np.complex128
         np.testing.assert_allclose(np.asarray(out), np.fft.fft(np.exp(z) * np.conj(z)),
                                    rtol=1e-13)
+
+
+def test_numba_fuses_complex_arithmetic_and_says_what_falls_back(backend):
+    """In the Numba source, complex arithmetic is a loop like any other; what runs through a
+    reference rule says why (the FFT is numpy.fft's; abs of complex is not lowered)."""
+    if backend != "numba":
+        return
+    z = jnp.asarray(np.array([1 + 2j, -3j], np.complex64))
+    text = jax.jit(lambda z: (lax.complex(jnp.real(z), 2 * jnp.imag(z)) * jnp.conj(z),
+                              jnp.abs(z), jnp.fft.fft(z))).lower(z).compile().as_text()
+    assert "fused_0 (Numba loop)                 b:f32[2] = real a" in text
+    assert "np.complex64(a.conjugate())" in text
+    assert "reference rule (NumPy; complex)      " in text and "= abs a" in text
+    assert "reference rule (numpy.fft)" in text
