@@ -121,7 +121,7 @@ def _cotangent_like(primal: Any, ct: Any) -> Any:
     """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
     aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
-        return lax.full(aval.shape, 0, aval.dtype)
+        return lax.full_like(primal, 0)  # zeros of the input's dtype and weak type, as in JAX
     if aval.dtype.kind == "c" and core.get_aval(ct).dtype == aval.dtype:
         # As in JAX, a complex cotangent keeps the weak type it was computed with (that of
         # grad at a Python complex is strong: it comes out of lax.complex). NB: JAX does the

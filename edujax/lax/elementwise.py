@@ -110,7 +110,16 @@ def _abs_dtype_rule(x: ShapedArray) -> np.dtype:
 
 
 # complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
-abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, lambda x: np.abs(x))
+def _abs_impl(x: np.ndarray) -> np.ndarray:
+    """|x|; a complex number with a NaN part has a NaN modulus in XLA (C's cabs says inf
+    when the other part is infinite)."""
+    out = np.abs(x)
+    if x.dtype.kind == "c":
+        return np.where(np.isnan(x.real) | np.isnan(x.imag), np.nan, out).astype(out.dtype)
+    return out
+
+
+abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, _abs_impl)
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
 

@@ -218,7 +218,8 @@ def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None, device: Any = None) -> A
     dtype = dtype or dtypes.float_dtype()
     _check_freq_args("fftfreq", n, d)
     out_dtype = dtype
-    dtype = np.finfo(dtypes.canonicalize_dtype(dtype)).dtype
+    dtype = dtypes.canonicalize_dtype(dtype)
+    dtype = np.finfo(dtype if dtype.kind in "fc" else dtypes.float_dtype()).dtype
     i = arange(n, dtype=dtype)
     k = (i + n // 2) % n - n // 2
     result = k.astype(dtype) / array(d * n, dtype=dtype)
