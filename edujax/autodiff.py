@@ -122,11 +122,9 @@ def _cotangent_like(primal: Any, ct: Any) -> Any:
     aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
         return lax.full_like(primal, 0)  # zeros of the input's dtype and weak type, as in JAX
-    if aval.dtype.kind == "c" and core.get_aval(ct).dtype == aval.dtype:
-        # As in JAX, a complex cotangent keeps the weak type it was computed with (that of
-        # grad at a Python complex is strong: it comes out of lax.complex). NB: JAX does the
-        # same for floats; edujax's float cotangents do not yet carry JAX's weak types, so
-        # for them the input's weak type is imposed (a known difference, issue 17).
+    if core.get_aval(ct).dtype == aval.dtype:
+        # As in JAX, a cotangent keeps the weak type it was computed with (that of grad at a
+        # Python complex is strong when it comes out of lax.complex).
         return ct
     return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
 

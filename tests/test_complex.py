@@ -24,16 +24,6 @@ from edujax import lax
 
 CASES = load("complex_recorded.json")
 
-# Cases where edujax's value, dtype and shape agree with JAX but the weak type does not:
-# JAX's gradients of weakly typed inputs (jnp.array(0.3+0.4j) is weak in JAX) come out weak
-# through rules whose constants edujax types differently. This is the weak-type difference
-# issue 17 lists for grads of Python floats, seen here on complex numbers.
-WEAK_TYPE_DIFFERS = {
-    "grad_lax_complex", "grad_holomorphic_pow", "grad_holomorphic_sqrt",
-    "grad_holomorphic_tanh", "holo_tanh", "holo_sqrt", "holo_arctan", "holo_arcsinh",
-    "holo_log1p", "holo_expm1", "holo_square", "holo_reciprocal", "holo_tan",
-    "grad_of_grad_holomorphic", "square_complex_grad",
-}
 # Known differences, each with its reason (strict: the test fails once they are fixed).
 KNOWN_DIFFERENCES = {
     "jaxpr_lax_fft": "JAX wraps lax.fft in an inner jit (jit[name=fft]); edujax inlines it",
@@ -46,19 +36,10 @@ KNOWN_DIFFERENCES = {
 }
 
 
-def _without_weak_types(text: str) -> str:
-    return text.replace(", weak_type=True", "").replace("', True, (", "', False, (")
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_recorded_jax(case):
     if case["name"] in KNOWN_DIFFERENCES:
         pytest.xfail(KNOWN_DIFFERENCES[case["name"]])
-    if case["name"] in WEAK_TYPE_DIFFERS:
-        got = run(case["code"])
-        assert got.get("out") != case["out"], "matches JAX now: remove from WEAK_TYPE_DIFFERS"
-        assert _without_weak_types(got["out"]) == _without_weak_types(case["out"])
-        return
     check(case)
 
 

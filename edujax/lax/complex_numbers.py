@@ -69,9 +69,16 @@ real_p = standard_primitive("real", _same_shape, lambda x: _part_dtype_rule("rea
                             lambda x: np.real(x).copy())
 imag_p = standard_primitive("imag", _same_shape, lambda x: _part_dtype_rule("imag", x),
                             lambda x: np.imag(x).copy())
+
+
+def _strong_zero(t: Any) -> Any:
+    """A (strongly typed) NumPy zero of t's dtype: JAX's ``np.zeros((), dtype)``."""
+    return np.zeros((), dtypes.dtype_and_weak(t)[0])[()]
+
+
 # The transposes: real's is t -> t + 0i, imag's is t -> 0 - ti (no conjugation, as in JAX).
-ad.deflinear(real_p, lambda t, x: [complex(t, _zero(t))])
-ad.deflinear(imag_p, lambda t, x: [complex(_zero(t), neg(t))])
+ad.deflinear(real_p, lambda t, x: [complex(t, _strong_zero(t))])
+ad.deflinear(imag_p, lambda t, x: [complex(_strong_zero(t), neg(t))])
 batching.defvectorized(real_p)
 batching.defvectorized(imag_p)
 

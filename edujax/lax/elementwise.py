@@ -541,8 +541,17 @@ ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
 
 # ---------------------------------------------------------------- helpers of the AD rules
 def _const(x: Any, value: Any) -> Any:
-    """A NumPy scalar of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``."""
-    return np.asarray(value, dtype=dtypes.dtype_and_weak(x)[0])[()]
+    """A constant of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``.
+
+    As in JAX (``lax._const``), the constant is a weakly typed Python scalar when x is a
+    weakly typed scalar, so that the rules built with it keep x's weak type.
+    """
+    dtype, weak = dtypes.dtype_and_weak(x)
+    if weak and not core.get_aval(x).shape:
+        scalar = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](value)
+        if dtypes.default_dtype(type(scalar)) == dtype:
+            return scalar
+    return np.asarray(value, dtype=dtype)[()]
 
 
 def _one(x: Any) -> Any:
