@@ -496,4 +496,27 @@ _MORE = {
 }
 _CASES.update(_MORE)
 
+# jnp.linalg on complex matrices (values only: their derivatives are not checked yet).
+H = "h = jnp.array([[5 + 0j, 1 - 2j], [1 + 2j, 4 + 0j]])\n"
+_LINALG = {
+    "linalg_det": Z2 + "out = r(jnp.linalg.det(m))",
+    "linalg_slogdet": Z2 + "s, l = jnp.linalg.slogdet(m)\nout = (r(s), r(l))",
+    "linalg_inv": Z2 + "out = r(jnp.linalg.inv(m))",
+    "linalg_solve": Z2 + "out = r(jnp.linalg.solve(m, jnp.array([1j, 2])))",
+    "linalg_norm_vector": Z + "out = r(jnp.linalg.norm(z))",
+    "linalg_norm_fro": Z2 + "out = r(jnp.linalg.norm(m))",
+    "linalg_norm_axis": Z2 + "out = r(jnp.linalg.norm(m, axis=1))",
+    "linalg_norm_ord1": Z2 + "out = r(jnp.linalg.norm(m, ord=1))",
+    "linalg_eigvalsh": H + "out = r(jnp.linalg.eigvalsh(h))",
+    "linalg_eigh_reconstruct": H + "w, v = jnp.linalg.eigh(h)\nout = r((v * w) @ jnp.conj(v).T)",
+    "linalg_cholesky": H + "out = r(jnp.linalg.cholesky(h))",
+    "linalg_cholesky_upper": H + "out = r(jnp.linalg.cholesky(h, upper=True))",
+    "linalg_svd_values": Z2 + "out = r(jnp.linalg.svd(m, compute_uv=False))",
+    "linalg_qr_r_abs": Z2 + "out = r(jnp.abs(jnp.linalg.qr(m).R))",
+    "linalg_matrix_transpose": Z2 + "out = jnp.linalg.matrix_transpose(m)",
+    "linalg_matrix_power": Z2 + "out = r(jnp.linalg.matrix_power(m, 3))",
+    "linalg_lstsq": Z2 + "out = r(jnp.linalg.lstsq(m, jnp.array([1j, 2]))[0])",
+}
+_CASES.update(_LINALG)
+
 CASES = {name: HELPER + code for name, code in _CASES.items()}
