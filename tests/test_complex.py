@@ -313,3 +313,18 @@ def test_numba_fuses_complex_arithmetic_and_says_what_falls_back(backend):
     assert "np.complex64(a.conjugate())" in text
     assert "reference rule (NumPy; complex)      " in text and "= abs a" in text
     assert "reference rule (numpy.fft)" in text
+
+
+@PROPS
+@given(complex_arrays(min_size=4, max_size=4), complex_arrays(min_size=4, max_size=4),
+       st.sampled_from(["less", "less_equal", "greater", "greater_equal", "maximum",
+                        "minimum", "equal"]))
+def test_complex_ordering_is_numpys_lexicographic_order(a, b, name):
+    """jnp orders complex numbers by real part, then imaginary part, as NumPy does (ties
+    are made likely by copying some real parts across)."""
+    b = np.where([True, False, True, False], a.real, b.real) + 1j * b.imag
+    a, b = a.astype(np.complex64), b.astype(np.complex64)
+    got = getattr(jnp, name)(a, b)
+    want = getattr(np, name)(a, b)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
