@@ -118,7 +118,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
 
 def _cotangent_like(primal: Any, ct: Any) -> Any:
-    """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
+    """The cotangent of an input has the input's dtype (zeros, with its weak type, if none)."""
     aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
         return lax.full_like(primal, 0)  # zeros of the input's dtype and weak type, as in JAX

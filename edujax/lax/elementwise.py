@@ -109,7 +109,6 @@ def _abs_dtype_rule(x: ShapedArray) -> np.dtype:
     return np.abs(np.zeros((), x.dtype)).dtype
 
 
-# complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
 def _abs_impl(x: np.ndarray) -> np.ndarray:
     """|x|; a complex number with a NaN part has a NaN modulus in XLA (C's cabs says inf
     when the other part is infinite)."""
@@ -119,6 +118,7 @@ def _abs_impl(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
 abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, _abs_impl)
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
@@ -252,9 +252,9 @@ def _atan2_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """NumPy has no complex arctan2; XLA's is ``-i log((y + i x) / sqrt(x**2 + y**2))``."""
     if x.dtype.kind != "c":
         return np.arctan2(x, y)
-    wide = np.complex128
+    dtype, wide = x.dtype, np.complex128
     x, y = x.astype(wide), y.astype(wide)
-    return (-1j * np.log((y + 1j * x) / np.sqrt(x * x + y * y))).astype(x.dtype)
+    return (-1j * np.log((y + 1j * x) / np.sqrt(x * x + y * y))).astype(dtype)
 
 
 atan2_p = binop("atan2", _atan2_impl, INEXACT, warns=True)
