@@ -118,10 +118,14 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
 
 def _cotangent_like(primal: Any, ct: Any) -> Any:
-    """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
+    """The cotangent of an input has the input's dtype (zeros, with its weak type, if none)."""
     aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
-        return lax.full(aval.shape, 0, aval.dtype)
+        return lax.full_like(primal, 0)  # zeros of the input's dtype and weak type, as in JAX
+    if core.get_aval(ct).dtype == aval.dtype:
+        # As in JAX, a cotangent keeps the weak type it was computed with (that of grad at a
+        # Python complex is strong when it comes out of lax.complex).
+        return ct
     return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
 
 
@@ -137,14 +141,57 @@ def _check_scalar(x: Any) -> None:
                         "to a scalar (e.g. with jnp.sum), or use jax.vjp / jax.jacrev.")
 
 
-def _check_input_dtype(x: Any, allow_int: bool) -> None:
+def _check_input_dtype(x: Any, allow_int: bool, holomorphic: bool = False,
+                       name: str = "grad") -> None:
     aval = core.get_aval(x)
+    if holomorphic and aval.dtype.kind != "c":
+        raise TypeError(f"{name} with holomorphic=True requires inputs with complex dtype, "
+                        f"but got {aval.dtype.name}.")
     if aval.dtype.kind not in "fc" and not allow_int:
         raise TypeError(
-            "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
-            f"np.inexact), but got {aval.dtype.name}. If you want to use Boolean- or "
+            f"{name} requires real- or complex-valued inputs (input dtype that is a sub-dtype "
+            f"of np.inexact), but got {aval.dtype.name}. If you want to use Boolean- or "
             "integer-valued inputs, use vjp or set allow_int to True.\n"
             "Hint: pass a float, e.g. 3.0 instead of 3.")
+
+
+# Complex outputs: the gradient of a function C -> C is the complex derivative only if the
+# function is holomorphic (complex-differentiable), which edujax cannot check; JAX asks the
+# caller to promise it with ``holomorphic=True``. A real-valued function of complex inputs
+# (a loss) needs no promise. Anything else should use vjp, which takes any cotangent.
+def _check_output_dtype(x: Any, holomorphic: bool, name: str = "grad") -> None:
+    dtype = core.get_aval(x).dtype
+    if holomorphic:
+        if dtype.kind != "c":
+            raise TypeError(f"{name} with holomorphic=True requires outputs with complex "
+                            f"dtype, but got {dtype.name}.")
+    elif dtype.kind == "c":
+        raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
+                        f"sub-dtype of np.floating), but got {dtype.name}. For holomorphic "
+                        "differentiation, pass holomorphic=True. For differentiation of "
+                        "non-holomorphic functions involving complex outputs, use jax.vjp "
+                        "directly.")
+    elif dtype.kind != "f":
+        raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
+                        f"sub-dtype of np.floating), but got {dtype.name}. For "
+                        "differentiation of functions with integer outputs, use jax.vjp "
+                        "directly.")
+
+
+def _check_jacfwd_dtypes(x: Any, holomorphic: bool) -> None:
+    """jacfwd pushes real basis vectors forward, so without the holomorphic promise it
+    needs real inputs (JAX's rule); with it, complex inputs."""
+    dtype = core.get_aval(x).dtype
+    if holomorphic:
+        if dtype.kind != "c":
+            raise TypeError("jacfwd with holomorphic=True requires inputs with complex "
+                            f"dtype, but got {dtype.name}.")
+    elif dtype.kind != "f":
+        raise TypeError("jacfwd requires real-valued inputs (input dtype that is a sub-dtype "
+                        f"of np.floating), but got {dtype.name}. For holomorphic "
+                        "differentiation, pass holomorphic=True. For differentiation of "
+                        "non-holomorphic functions involving complex inputs or integer "
+                        "inputs, use jax.jvp directly.")
 
 
 def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
@@ -162,7 +209,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                                 "arguments.")
         nums = tuple(i % len(args) for i in nums)
         diff_args = tuple(args[i] for i in nums)
-        tree_map(lambda x: _check_input_dtype(x, allow_int), diff_args)
+        tree_map(lambda x: _check_input_dtype(x, allow_int, holomorphic), diff_args)
 
         def f_of_diff(*diff):
             full = list(args)
@@ -174,6 +221,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         else:
             ans, vjp_fn = vjp(f_of_diff, *diff_args)
         _check_scalar(ans)
+        _check_output_dtype(ans, holomorphic)
         grads = vjp_fn(lax.full_like(ans, 1))
         g = grads[0] if isinstance(argnums, int) else grads
         return ((ans, aux), g) if has_aux else (ans, g)
@@ -248,9 +296,14 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     def jacfun(*args):
         f_partial, diff = _argnums_partial(fun, argnums, args)
         for leaf in tree_flatten(diff)[0]:
-            _check_input_dtype(leaf, allow_int=False)
+            _check_jacfwd_dtypes(leaf, holomorphic)
         y, jac = vmap(lambda *t: jvp(f_partial, diff, t), out_axes=(None, -1))(
             *_std_basis(diff))
+        if holomorphic:
+            for leaf in tree_flatten(y)[0]:
+                if core.get_aval(leaf).dtype.kind != "c":
+                    raise TypeError("jacfwd with holomorphic=True requires outputs with "
+                                    f"complex dtype, but got {core.get_aval(leaf).dtype.name}.")
         in_leaves = tree_flatten(diff)[0]
         single = isinstance(argnums, int)
         in_tree = tree_structure(diff[0] if single else diff)
@@ -267,7 +320,11 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     def jacfun(*args):
         f_partial, diff = _argnums_partial(fun, argnums, args)
+        for leaf in tree_flatten(diff)[0]:
+            _check_input_dtype(leaf, allow_int, holomorphic, "jacrev")
         y, pullback = vjp(f_partial, *diff)
+        for leaf in tree_flatten(y)[0]:
+            _check_output_dtype(leaf, holomorphic, "jacrev")
         rows = vmap(pullback)(_std_basis(y))  # one tuple of input cotangents per output scalar
         single = isinstance(argnums, int)
         rows = rows[0] if single else rows
@@ -293,7 +350,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
             holomorphic: bool = False) -> Callable:
     """Second derivatives: ``jacfwd(jacrev(fun))``."""
-    return jacfwd(jacrev(fun, argnums), argnums)
+    return jacfwd(jacrev(fun, argnums, holomorphic=holomorphic), argnums,
+                  holomorphic=holomorphic)
 
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",

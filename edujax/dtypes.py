@@ -201,4 +201,5 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     na = a if a in _weak_types else np.dtype(a)
     nb = b if b in _weak_types else np.dtype(b)
     out = _least_upper_bound(True, na, nb)
-    return np.dtype(default_dtype(out) if out in _weak_types else out)
+    # NB: identity, not ``in``: NumPy says np.dtype("complex128") == complex.
+    return np.dtype(default_dtype(out) if any(out is t for t in _weak_types) else out)

@@ -177,6 +177,20 @@ def test_float_edge_cases_casts_and_math():
                      jnp.sinh(v), jnp.arcsinh(v), jnp.exp2(v), lax.rsqrt(jnp.abs(v))), y)
 
 
+def test_complex_arithmetic_runs_in_kernels_the_rest_on_the_host():
+    """Complex arithmetic and real/imag/complex/conj fuse into kernels (numba-cuda has complex
+    scalars); abs, division, transcendental functions and the FFT run their reference rules."""
+    z = jnp.asarray(np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j, 0.75j, -2 + 0j], np.complex64))
+
+    def f(z):
+        w = z * z - jnp.conj(z) + 1j
+        return (w, jnp.real(w), lax.complex(jnp.imag(z), jnp.real(z) * 2), w == z,
+                jnp.abs(w), jnp.exp(z) / (1 - 2j), jnp.fft.fft(z))
+    text = compiled_text(f, z)
+    assert "conjugate()" in text and "fft: reference rule on the host" in text
+    check(f, z)
+
+
 def test_views_are_read_in_place_or_copied_by_a_kernel():
     x = jnp.arange(24.0).reshape(4, 6)
 

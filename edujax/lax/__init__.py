@@ -55,3 +55,6 @@ from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
+# Complex numbers (issue 17, slice cplx).
+from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, conj_p, imag_p, real_p
+from edujax.lax.fft import FftType, fft, fft_p

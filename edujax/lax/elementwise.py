@@ -101,7 +101,25 @@ def _sign_impl(x: np.ndarray) -> np.ndarray:
 
 sign_p = unop("sign", _sign_impl, NUMBER, warns=False)
 ad.defjvp_zero(sign_p)
-abs_p = unop("abs", np.abs, ABS_TYPES, warns=False)
+
+
+def _abs_dtype_rule(x: ShapedArray) -> np.dtype:
+    """|x| of a complex number is its (float) modulus: complex64 -> float32."""
+    checked_dtype_rule("abs", ABS_TYPES, x)
+    return np.abs(np.zeros((), x.dtype)).dtype
+
+
+def _abs_impl(x: np.ndarray) -> np.ndarray:
+    """|x|; a complex number with a NaN part has a NaN modulus in XLA (C's cabs says inf
+    when the other part is infinite)."""
+    out = np.abs(x)
+    if x.dtype.kind == "c":
+        return np.where(np.isnan(x.real) | np.isnan(x.imag), np.nan, out).astype(out.dtype)
+    return out
+
+
+# complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
+abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, _abs_impl)
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
 
@@ -228,7 +246,18 @@ def _pow_jvp_rhs(g, ans, x, y):
 
 
 ad.defjvp2(pow_p, _pow_jvp_lhs, _pow_jvp_rhs)
-atan2_p = binop("atan2", np.arctan2, INEXACT)
+
+
+def _atan2_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """NumPy has no complex arctan2; XLA's is ``-i log((y + i x) / sqrt(x**2 + y**2))``."""
+    if x.dtype.kind != "c":
+        return np.arctan2(x, y)
+    dtype, wide = x.dtype, np.complex128
+    x, y = x.astype(wide), y.astype(wide)
+    return (-1j * np.log((y + 1j * x) / np.sqrt(x * x + y * y))).astype(dtype)
+
+
+atan2_p = binop("atan2", _atan2_impl, INEXACT, warns=True)
 ad.defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(square(x), square(y)))),
           lambda g, x, y: div(mul(g, neg(x)), add(square(x), square(y))))
 nextafter_p = binop("nextafter", np.nextafter, FLOAT)
@@ -512,8 +541,17 @@ ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
 
 # ---------------------------------------------------------------- helpers of the AD rules
 def _const(x: Any, value: Any) -> Any:
-    """A NumPy scalar of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``."""
-    return np.asarray(value, dtype=dtypes.dtype_and_weak(x)[0])[()]
+    """A constant of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``.
+
+    As in JAX (``lax._const``), the constant is a weakly typed Python scalar when x is a
+    weakly typed scalar, so that the rules built with it keep x's weak type.
+    """
+    dtype, weak = dtypes.dtype_and_weak(x)
+    if weak and not core.get_aval(x).shape:
+        scalar = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](value)
+        if dtypes.default_dtype(type(scalar)) == dtype:
+            return scalar
+    return np.asarray(value, dtype=dtype)[()]
 
 
 def _one(x: Any) -> Any:

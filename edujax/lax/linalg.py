@@ -27,6 +27,7 @@ from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
                              transpose)
+from edujax.lax.complex_numbers import conj
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
 from edujax.lax.shape import broadcasted_iota
@@ -169,8 +170,11 @@ def cholesky(x: Any, *, symmetrize_input: bool = True) -> Any:
 
 
 def symmetrize(x: Any) -> Any:
-    """(x + xᵀ) / 2."""
-    return div(add(x, _T(x)), np.array(2, _aval(x).dtype))
+    """(x + xᴴ) / 2 (xᴴ the conjugate transpose: the Hermitian part of a complex matrix)."""
+    xt = _T(x)
+    if _aval(x).dtype.kind == "c":
+        xt = conj(xt)
+    return div(add(x, xt), np.array(2, _aval(x).dtype))
 
 
 # ================================================================ triangular_solve

@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core
+from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive
 from edujax.custom_derivatives import custom_jvp
 from edujax.lax.elementwise import (abs, add, exp, log1p, max, mul, ne, neg, select, square,
                                     sub)
+from edujax.lax import complex_numbers
+from edujax.lax.elementwise import lt, rem
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
 from edujax.tree_util import tree_map
 
@@ -280,9 +282,29 @@ def erf_inv(x: Any) -> Any:
 # its arguments and calls it, and cumlogsumexp's JVP (reductions.py) combines with it.
 def _logaddexp_primal(x1: Any, x2: Any) -> Any:
     amax = max(x1, x2)
+    if dtypes.dtype_and_weak(x1)[0].kind == "c":
+        return _complex_logaddexp(x1, x2, amax)
     delta = sub(x1, x2)
     return select(ne(delta, delta), add(x1, x2),  # NaN in, NaN out
                       add(amax, log1p(exp(neg(abs(delta))))))
+
+
+def _complex_logaddexp(x1: Any, x2: Any, amax: Any) -> Any:
+    """For complex numbers (``max`` orders them lexicographically), as JAX computes it: the
+    imaginary part of the result is wrapped into [-pi, pi]."""
+    delta = sub(add(x1, x2), mul(amax, np.asarray(2, dtypes.dtype_and_weak(amax)[0])[()]))
+    out = add(amax, log1p(exp(delta)))
+    return complex_numbers.complex(complex_numbers.real(out),
+                                   _wrap_between(complex_numbers.imag(out), np.pi))
+
+
+def _wrap_between(x: Any, a: float) -> Any:
+    """x wrapped into [-a, a]."""
+    dtype = dtypes.dtype_and_weak(x)[0]
+    a, two_a, zero = (np.asarray(v, dtype)[()] for v in (a, 2 * a, 0))
+    rem_ = rem(add(x, a), two_a)
+    rem_ = select(lt(rem_, zero), add(rem_, two_a), rem_)
+    return sub(rem_, a)
 
 
 def _logaddexp_jvp(primals, tangents):

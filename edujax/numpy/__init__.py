@@ -48,6 +48,10 @@ from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, ar
                                  tanh, true_divide, trunc)
 from edujax.numpy.ufuncs import isclose
 from edujax.numpy.util import broadcast_shapes, broadcast_to
+# Complex numbers and the FFT (issue 17, slice cplx).
+from edujax.numpy.complex_numbers import (angle, conj, conjugate, imag, iscomplex, iscomplexobj,
+                                          isreal, isrealobj, real)
+from edujax.numpy import fft
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
@@ -70,10 +74,6 @@ def result_type(*args: _Any) -> _np.dtype:
 def isscalar(element: _Any) -> bool:
     return _np.ndim(element) == 0 and isinstance(element, (Array, _np.generic, int, float,
                                                            complex, bool))
-
-
-def iscomplexobj(x: _Any) -> bool:
-    return _np.dtype(getattr(x, "dtype", type(x))).kind == "c"
 
 
 def array_equal(a1: _Any, a2: _Any, equal_nan: bool = False) -> Array:

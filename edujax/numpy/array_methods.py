@@ -12,7 +12,7 @@ import numpy as np
 
 from edujax import core, lax
 from edujax.array import Array
-from edujax.numpy import diagonals, reductions, shape_ops, ufuncs
+from edujax.numpy import complex_numbers, diagonals, reductions, shape_ops, ufuncs
 from edujax.numpy.products import dot, matmul
 from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.indexing import IndexUpdateHelper, getitem
@@ -114,15 +114,15 @@ _METHODS = {
     "cumprod": reductions.cumprod, "ptp": reductions.ptp, "ravel": shape_ops.ravel,
     "flatten": shape_ops.ravel, "squeeze": shape_ops.squeeze, "swapaxes": shape_ops.swapaxes,
     "repeat": shape_ops.repeat, "diagonal": diagonals.diagonal, "trace": diagonals.trace,
-    "clip": ufuncs.clip, "round": _round_method, "conj": lambda self: self,
-    "conjugate": lambda self: self, "sort": _sort_method, "argsort": _argsort_method,
+    "clip": ufuncs.clip, "round": _round_method, "conj": complex_numbers.conj,
+    "conjugate": complex_numbers.conjugate, "sort": _sort_method, "argsort": _argsort_method,
     "dot": _dot_method, "__getitem__": getitem, "__round__": _round_method,
 }
 _PROPERTIES = {
     "T": lambda self: shape_ops.transpose(self),
     "mT": lambda self: shape_ops.swapaxes(self, -1, -2),
-    "real": lambda self: self,
-    "imag": lambda self: lax.full_like(self, 0),
+    "real": complex_numbers.real,
+    "imag": complex_numbers.imag,
     "at": _at,
 }
 

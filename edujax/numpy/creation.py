@@ -212,6 +212,9 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
     """
     dtype = _explicit_dtype(dtype)
     _check_arraylike_or_none("arange", start, stop, step)
+    if any(np.iscomplexobj(v) for v in (start, stop, step) if v is not None):
+        raise ValueError("Passing complex start/stop/step to jnp.arange is no longer supported "
+                         "starting in JAX v0.10.0.")
     if start is None:
         raise TypeError("must be real number, not NoneType")
     start_name = "stop" if stop is None and step is None else "start"

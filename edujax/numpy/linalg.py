@@ -22,6 +22,7 @@ import numpy as np
 
 from edujax import lax
 from edujax.lax import linalg as lax_linalg
+from edujax.numpy.complex_numbers import conj, real
 from edujax.numpy.creation import eye
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
@@ -71,7 +72,14 @@ def _check_square(name: str, a: Any) -> None:
 
 
 def _H(x: Any) -> Any:
-    return swapaxes(x, -1, -2)
+    """The conjugate transpose of a (batch of) matrices; the transpose of a real one."""
+    xt = swapaxes(x, -1, -2)
+    return conj(xt) if xt.dtype.kind == "c" else xt
+
+
+def _abs2(x: Any) -> Any:
+    """|x|**2 elementwise: x * x, or real(x * conj(x)) for complex x (a real number)."""
+    return real(x * conj(x)) if x.dtype.kind == "c" else x * x
 
 
 # ---------------------------------------------------------------- factorizations
@@ -295,7 +303,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     x, = _inexact("jnp.linalg.norm", x)
     if axis is None:
         if ord is None:  # the 2-norm of the flattened array, whatever its rank
-            out = sqrt(sum(x * x))
+            out = sqrt(sum(_abs2(x)))
             return out.reshape((1,) * x.ndim) if keepdims else out
         axis = tuple(range(x.ndim))
     elif isinstance(axis, int):
@@ -305,7 +313,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     axis = tuple(a % x.ndim for a in axis)
     if len(axis) == 1:
         if ord is None or ord == 2:
-            return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+            return sqrt(sum(_abs2(x), axis=axis, keepdims=keepdims))
         if ord == np.inf:
             return _max(abs(x), axis=axis, keepdims=keepdims)
         if ord == -np.inf:
@@ -323,7 +331,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         if row == col:
             raise ValueError(f"Duplicate axes given: {axis}")
         if ord is None or ord in ("fro", "f"):
-            return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+            return sqrt(sum(_abs2(x), axis=axis, keepdims=keepdims))
         if ord == 1:
             out = _max(sum(abs(x), axis=row, keepdims=True), axis=col, keepdims=True)
         elif ord == -1:
@@ -397,7 +405,7 @@ def matrix_transpose(x: Any, /) -> Any:
     if x.ndim < 2:
         raise ValueError(f"x must be at least two-dimensional for matrix_transpose; got "
                          f"ndim={x.ndim}")
-    return _H(x)
+    return swapaxes(x, -1, -2)  # no conjugation
 
 
 def outer(x1: Any, x2: Any, /) -> Any:

@@ -118,6 +118,8 @@ def _type_str(x: Any) -> str:
 def vdot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
     """The dot product of the flattened arrays."""
     a, b = _ensure_arrays("vdot", a, b)
+    if dtypes.dtype_and_weak(a)[0].kind == "c":  # vdot conjugates its first argument
+        a = lax.conj(a)
     return dot(ravel(a), ravel(b), precision=precision,
                preferred_element_type=preferred_element_type)
 

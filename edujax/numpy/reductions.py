@@ -281,7 +281,12 @@ def _var(a: Any, axis: Any, dtype: Any, correction: Any, keepdims: bool, where: 
         a_mean = mean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
     else:
         a_mean = lax.convert_element_type(_ensure_array("var", a_mean), computation_dtype)
-    centered = lax.square(lax.sub(a, a_mean))
+    centered = lax.sub(a, a_mean)
+    if computation_dtype.kind == "c":  # |a - mean|**2, a real number
+        centered = lax.real(lax.mul(centered, lax.conj(centered)))
+        computation_dtype = _dtype(centered)
+    else:
+        centered = lax.square(centered)
     normalizer = _count(a, axis, keepdims, where, computation_dtype)
     normalizer = lax.sub(normalizer, lax.convert_element_type(correction, computation_dtype))
     result = sum(centered, axis, dtype=computation_dtype, keepdims=keepdims, where=where)
@@ -297,7 +302,7 @@ def _var_promote_types(a_dtype: np.dtype, dtype: np.dtype | None) -> tuple[np.dt
     if a_dtype.kind not in "fc":
         dtype = _to_inexact(a_dtype)
         return _upcast_f16(dtype), dtype
-    return _upcast_f16(a_dtype), a_dtype
+    return _upcast_f16(a_dtype), np.abs(np.zeros((), a_dtype)).dtype  # complex -> its float
 
 
 def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,

@@ -22,6 +22,7 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.lax import special as lax_special
+from edujax.numpy.complex_numbers import imag, iscomplexobj, real
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -349,6 +350,9 @@ def hypot(x1: Any, x2: Any, /) -> Any:
     """``sqrt(x1**2 + x2**2)`` computed as ``big * sqrt(1 + (small/big)**2)``, which
     neither overflows nor underflows where the plain formula would."""
     x1, x2 = promote_args_inexact("hypot", x1, x2)
+    if _dtype(x1).kind == "c":
+        raise ValueError("jnp.hypot is not well defined for complex-valued inputs. "
+                         "Please convert to real values first, such as by using abs(x)")
     x1, x2 = lax.abs(x1), lax.abs(x2)
     idx_inf = lax.bitwise_or(_isposinf(x1), _isposinf(x2))
     big, small = maximum(x1, x2), minimum(x1, x2)
@@ -424,6 +428,8 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
         return asarray(a)
     if dtype.kind not in "fc":
         raise ValueError(f"data type {dtype.type!r} not inexact")
+    if dtype.kind == "c":  # the two parts are rounded separately
+        return lax.complex(round(real(a), decimals), round(imag(a), decimals))
     if decimals > np.log10(np.finfo(dtype).max):
         return asarray(a)  # rounding beyond the dtype's precision changes nothing
     if decimals == 0:
@@ -440,10 +446,23 @@ around = round
 # ---------------------------------------------------------------- comparisons and logic
 equal = _binary("equal", lax.eq)
 not_equal = _binary("not_equal", lax.ne)
-less = _binary("less", lax.lt)
-less_equal = _binary("less_equal", lax.le)
-greater = _binary("greater", lax.gt)
-greater_equal = _binary("greater_equal", lax.ge)
+
+
+def _complex_comparison(lax_op: Callable) -> Callable:
+    """lax orders only real numbers; jnp orders complex ones lexicographically, by the
+    real parts and, where those are equal, by the imaginary parts (as NumPy does)."""
+    def compare(x: Any, y: Any) -> Any:
+        if _dtype(x).kind != "c":
+            return lax_op(x, y)
+        return lax.select(lax.eq(lax.real(x), lax.real(y)), lax_op(lax.imag(x), lax.imag(y)),
+                          lax_op(lax.real(x), lax.real(y)))
+    return compare
+
+
+less = _binary("less", _complex_comparison(lax.lt))
+less_equal = _binary("less_equal", _complex_comparison(lax.le))
+greater = _binary("greater", _complex_comparison(lax.gt))
+greater_equal = _binary("greater_equal", _complex_comparison(lax.ge))
 bitwise_and = _binary("bitwise_and", lax.bitwise_and)
 bitwise_or = _binary("bitwise_or", lax.bitwise_or)
 bitwise_xor = _binary("bitwise_xor", lax.bitwise_xor)
@@ -473,6 +492,8 @@ def isfinite(x: Any, /) -> Any:
     x, = _ensure_arraylike("isfinite", x)
     if _dtype(x).kind == "f":
         return lax.is_finite(x)
+    if _dtype(x).kind == "c":  # finite when both parts are
+        return lax.bitwise_and(lax.is_finite(real(x)), lax.is_finite(imag(x)))
     return lax.full_like(x, True, dtypes.bool_)
 
 
@@ -480,6 +501,8 @@ def isinf(x: Any, /) -> Any:
     x, = _ensure_arraylike("isinf", x)
     if _dtype(x).kind == "f":
         return lax.eq(lax.abs(x), _constant_like(x, np.inf))
+    if _dtype(x).kind == "c":  # infinite when either part is
+        return lax.bitwise_or(isinf(real(x)), isinf(imag(x)))
     return lax.full_like(x, False, dtypes.bool_)
 
 
@@ -496,6 +519,8 @@ def signbit(x: Any, /) -> Any:
     """
     x, = promote_args("signbit", x)
     kind = _dtype(x).kind
+    if kind == "c":
+        raise ValueError(f"jax.numpy.signbit is not well defined for {_dtype(x)}")
     if kind in "iu":
         return lax.lt(x, _constant_like(x, 0))
     if kind == "b":
@@ -553,6 +578,12 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     if arr is None:
         raise ValueError("No input was provided to the clip function.")
     check_arraylike("clip", arr)
+    if any(iscomplexobj(a) for a in (arr, min, max)):
+        raise ValueError(
+            "Clip received a complex value either through the input or the min/max keywords. "
+            "Complex values have no ordering and cannot be clipped. Please convert to a real "
+            "value or array by taking the real or imaginary components via jax.numpy.real/imag "
+            "respectively.")
     if min is not None:
         arr = maximum(min, arr)
     if max is not None:
@@ -566,6 +597,7 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
     promote_args("isclose", a, b)
     a, b = promote_args_inexact("isclose", a, b)
     dtype = dtypes.dtype_and_weak(a)[0]
+    dtype = np.abs(np.zeros((), dtype)).dtype  # tolerances of complex numbers are real
     rtol = lax.convert_element_type(rtol, dtype)
     atol = lax.convert_element_type(atol, dtype)
     both_nan = logical_and(isnan(a), isnan(b))

@@ -44,7 +44,7 @@ from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_line
 from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
                                              plan_loop, sub_jaxprs)
 from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
-                                                np_name)
+                                                np_name, reference_rule_label)
 from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
@@ -535,7 +535,7 @@ class _DriverWriter:
                 return self.compiled_loop(eqn, programs)
         assert not self.compiled, f"{prim} cannot run inside Numba"  # (loops.plan said so)
         where = (f"Python loop around compiled bodies ({reason})" if kind == "loop"
-                 else "reference rule (NumPy)")
+                 else reference_rule_label(eqn))
         args = ", ".join(self.arg(v) for v in eqn.invars)
         self.assign(eqn.outvars, f"rules[{len(self.out.calls)}]({args})", f"{prim}: {where}",
                     returns_list=True)

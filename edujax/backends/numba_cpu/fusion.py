@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from edujax.backends.numba_cpu import kernels
-from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, lowerable
+from edujax.backends.numba_cpu.lowering import lowerable, supported
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
@@ -109,7 +109,7 @@ def _reduce_axes(eqn: JaxprEqn) -> tuple:
 
 
 def _supported(eqn: JaxprEqn) -> bool:
-    return all(v.aval.dtype in SUPPORTED_DTYPES for v in (*eqn.invars, *eqn.outvars))
+    return supported(eqn)  # lowering.py: the real dtypes, and complex ones for a few primitives
 
 
 def classify(eqn: JaxprEqn) -> tuple[str, tuple] | None:

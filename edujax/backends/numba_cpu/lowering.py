@@ -22,11 +22,37 @@ import numpy as np
 
 from edujax.jaxpr import JaxprEqn, Literal
 
-# dtypes Numba computes with on the CPU (no float16/bfloat16 arithmetic; complex numbers
-# are left to the reference rules to keep the kernels simple).
+# dtypes Numba computes with on the CPU (no float16/bfloat16 arithmetic).
 SUPPORTED_DTYPES = {np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64,
                                           np.uint8, np.uint16, np.uint32, np.uint64,
                                           np.float32, np.float64)}
+# Numba has complex64 and complex128 scalars too. The kernels use them for the arithmetic and
+# the complex-number primitives below; the rest on complex numbers (division, abs, the
+# transcendental functions, reductions: where C's complex routines and XLA's differ in their
+# corner cases) runs through the reference rules.
+COMPLEX_DTYPES = {np.dtype(np.complex64), np.dtype(np.complex128)}
+COMPLEX_PRIMITIVES = {"add", "add_any", "sub", "mul", "neg", "square", "select_n", "eq", "ne",
+                      "real", "imag", "complex", "conj", "convert_element_type"}
+
+
+def reference_rule_label(eqn: JaxprEqn) -> str:
+    """How the generated source names an equation that runs through its reference rule (with
+    the reason, where it is not just a missing lowering)."""
+    if eqn.primitive.name == "fft":
+        return "reference rule (numpy.fft)"
+    if any(v.aval.dtype in COMPLEX_DTYPES for v in (*eqn.invars, *eqn.outvars)):
+        return "reference rule (NumPy; complex)"
+    return "reference rule (NumPy)"
+
+
+def supported(eqn: JaxprEqn) -> bool:
+    """Are all of the equation's dtypes ones a kernel can compute with?"""
+    dtypes = [v.aval.dtype for v in (*eqn.invars, *eqn.outvars)]
+    if all(d in SUPPORTED_DTYPES for d in dtypes):
+        return True
+    return (eqn.primitive.name in COMPLEX_PRIMITIVES
+            and all(d in SUPPORTED_DTYPES or d in COMPLEX_DTYPES for d in dtypes)
+            and eqn.outvars[0].aval.dtype.kind in "fc")  # no complex -> int or bool casts
 
 SCALAR_HELPERS = "edujax.backends.numba_cpu.scalar"
 MATH_HELPERS = "edujax.backends.numba_cpu.math"
@@ -110,7 +136,7 @@ def lowerable(eqn: JaxprEqn) -> bool:
     """Can this equation run inside a fused loop?"""
     avals = [v.aval for v in (*eqn.invars, *eqn.outvars)]
     return (eqn.primitive.name in scalar_rules and len(eqn.outvars) == 1
-            and all(a.dtype in SUPPORTED_DTYPES for a in avals))
+            and (all(a.dtype in SUPPORTED_DTYPES for a in avals) or supported(eqn)))
 
 
 def lower(eqn: JaxprEqn, operands: list[str], imports: set,
@@ -300,6 +326,8 @@ def _convert(ctx: Ctx, x: str, *, new_dtype: Any, **params) -> str:
     src, dst = ctx.in_dtypes[0], np.dtype(new_dtype)
     if dst == np.bool_:
         return f"{x} != {ctx.const(0, src)}"
+    if src.kind == "c" and dst.kind == "f":
+        return f"{x}.real"  # as NumPy and XLA do, the imaginary part is dropped
     if src.kind == "f" and dst.kind in "iu":
         if dst.itemsize == 8:  # the bounds of 64-bit integers are not exact floats
             return f"{ctx.helper('float_to_' + dst.name)}({x})"
@@ -309,6 +337,19 @@ def _convert(ctx: Ctx, x: str, *, new_dtype: Any, **params) -> str:
 
 
 scalar_rules.update({"select_n": _select_n, "convert_element_type": _convert})
+
+
+# ---------------------------------------------------------------- complex numbers
+def _conj(ctx: Ctx, x: str, **params) -> str:
+    if ctx.dtype.kind == "c":
+        return f"{x}.conjugate()"
+    return f"complex({x}, {ctx.const(0)})"  # a float: x + 0i
+
+
+scalar_rules.update({
+    "real": lambda ctx, x: f"{x}.real", "imag": lambda ctx, x: f"{x}.imag",
+    "complex": lambda ctx, x, y: f"complex({x}, {y})", "conj": _conj,
+})
 
 
 # ---------------------------------------------------------------- random bits
