@@ -22,6 +22,7 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.lax import special as lax_special
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -523,6 +524,7 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
 
 
 # ---------------------------------------------------------------- selection
+@inner_jit
 def _where(condition: Any, x: Any, y: Any) -> Any:
     """Three-argument where: a non-bool condition is compared with zero, x and y are
     promoted to one dtype, and all three are broadcast to one shape for lax.select."""
