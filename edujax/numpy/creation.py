@@ -46,6 +46,10 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         out = _stack_nested(object, dtype)
     else:
         out = Array(_to_numpy(object, dtype), weak)
+        if not out.shape and core._state.trace is not core.eval_trace:
+            # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
+            # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).
+            out = lax._convert_element_type(out._value[()], out.dtype, weak)
     if ndmin > np.ndim(out):
         out = lax.expand_dims(out, tuple(range(ndmin - np.ndim(out))))
     return out
