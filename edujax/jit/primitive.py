@@ -75,10 +75,25 @@ inner_jit.stage_jit_call = _stage_jit_call
 
 
 
+# The rules below derive new jaxprs from a jit's body (its JVP, its batched form, its known
+# and unknown halves, its transpose). Like JAX (which keeps them in weakref_lru_caches), we
+# keep each derived jaxpr per body and arguments: two equal calls then share one jaxpr
+# object, which saves the work and lets the printer hoist it into a ``let``, as JAX does.
+_derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _memoized(jaxpr: ClosedJaxpr, key: tuple, compute: Any) -> Any:
+    per_jaxpr = _derived.setdefault(jaxpr, {})
+    if key not in per_jaxpr:
+        per_jaxpr[key] = compute()
+    return per_jaxpr[key]
+
+
 def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
     """Differentiate the body into a new jaxpr and call *that* through jit_p."""
     nonzeros = [type(t) is not ad.Zero for t in tangents]
-    jvp_jaxpr, out_nonzeros = ad.jvp_jaxpr(jaxpr, nonzeros)
+    jvp_jaxpr, out_nonzeros = _memoized(jaxpr, ("jvp", tuple(nonzeros)),
+                                        lambda: ad.jvp_jaxpr(jaxpr, nonzeros))
     args = [*primals, *[t for t in tangents if type(t) is not ad.Zero]]
     outs = jit_p.bind(*args, jaxpr=jvp_jaxpr, name=name,
                       donated_invars=(False,) * len(args), inline=False, keep_unused=False)
@@ -101,13 +116,11 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
-    split = partial_eval_jaxpr(jaxpr, unknowns, forward=[not uk for uk in unknowns])
+    split, known, unknown, in_fwd = _memoized(jaxpr, ("partial_eval", tuple(unknowns)),
+                                              lambda: _split_jaxpr(jaxpr, unknowns))
     known_args = [x for x, uk in zip(args, unknowns) if not uk]
     unknown_args = [x for x, uk in zip(args, unknowns) if uk]
-    known, num_known_out = split.known, split.out_unknowns.count(False)
-    # Known outputs that are just known inputs passed through are not jit outputs either.
-    in_fwd = _forwarded_inputs(known.jaxpr, num_known_out)
-    known = _prune_outputs(known, [f is None for f in in_fwd])
+    num_known_out = split.out_unknowns.count(False)
     with core.set_current_trace(trace.parent):
         outs = iter(_stage_jit_call(known, known_args, name))
     known_outs_res = [known_args[f] if f is not None else next(outs) for f in in_fwd]
@@ -116,11 +129,19 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
     unknown_outs = []
     if any(split.out_unknowns):
-        unknown = _residuals_last(split.unknown, len(residuals))
         with core.set_current_trace(trace.staging):
             unknown_outs = _stage_jit_call(unknown, [*unknown_args, *residuals], name)
     known_it, unknown_it = iter(known_outs), iter(unknown_outs)
     return [next(unknown_it) if uk else next(known_it) for uk in split.out_unknowns]
+
+
+def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
+    split = partial_eval_jaxpr(jaxpr, unknowns, forward=[not uk for uk in unknowns])
+    # Known outputs that are just known inputs passed through are not jit outputs either.
+    in_fwd = _forwarded_inputs(split.known.jaxpr, split.out_unknowns.count(False))
+    known = _prune_outputs(split.known, [f is None for f in in_fwd])
+    unknown = _residuals_last(split.unknown, len(split.res_forwarded))
+    return split, known, unknown, in_fwd
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:
@@ -157,8 +178,11 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
     residuals = [x for x, lin in zip(args, linear) if not lin]
     nonzero_cts = [ct for ct in cts if type(ct) is not ad.Zero]
     avals = [core.get_aval(x) for x in [*residuals, *nonzero_cts]]
-    transposed = _transpose_jaxpr(jaxpr, tuple(linear),
-                                  tuple(type(ct) is not ad.Zero for ct in cts), tuple(avals))
+    cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
+    key = ("transpose", tuple(linear), cts_nonzero,
+           tuple((a.shape, a.dtype, a.weak_type) for a in avals))
+    transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
+                                                                cts_nonzero, tuple(avals)))
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
     return [next(cts_in) if lin else None for lin in linear]
 
@@ -187,7 +211,9 @@ ad.transpose_rules[jit_p] = _jit_transpose
 def _jit_batch(args, dims, *, jaxpr, name, **params):
     """Batch the body into a new jaxpr and call *that* through jit_p."""
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
-    batched, out_dims = batching.batch_jaxpr(jaxpr, size, dims)
+    running = batching._rule_context.trace  # a named axis changes the batched jaxpr
+    key = ("batch", size, tuple(dims), getattr(running, "axis_name", None))
+    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(jaxpr, size, dims))
     outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
     return outs, out_dims
 

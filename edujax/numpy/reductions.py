@@ -491,6 +491,7 @@ __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "v
            "cumulative_sum", "cumulative_prod"]
 
 
+@inner_jit(static_argnames=("equal_nan",))
 def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
              equal_nan: bool = False) -> Any:
     """True if every pair of elements is ``isclose``."""
