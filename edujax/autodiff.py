@@ -118,11 +118,16 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
 
 def _cotangent_like(primal: Any, ct: Any) -> Any:
-    """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
+    """The cotangent of an input has the input's dtype (zeros if none).
+
+    Its weak type is whatever the backward pass computed, as in JAX: ``grad`` of a function
+    of a Python float is weak when the arithmetic on it was (``x ** 2`` at 1.5 gives a weak
+    3.0), and no cast shows at the end of the jaxpr.
+    """
     aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
         return lax.full(aval.shape, 0, aval.dtype)
-    return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
+    return lax._convert_element_type(ct, aval.dtype, core.get_aval(ct).weak_type)
 
 
 def _check_scalar(x: Any) -> None:

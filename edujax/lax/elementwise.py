@@ -512,8 +512,18 @@ ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
 
 # ---------------------------------------------------------------- helpers of the AD rules
 def _const(x: Any, value: Any) -> Any:
-    """A NumPy scalar of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``."""
-    return np.asarray(value, dtype=dtypes.dtype_and_weak(x)[0])[()]
+    """``value`` as a constant of x's dtype: it shows up in jaxprs as a literal like ``2.0:f32[]``.
+
+    As in JAX (``lax._const``), a weakly typed scalar ``x`` gets a Python scalar, so the
+    constant is weak too and does not make the result strong: ``grad(lambda x: x ** 2)(1.5)``
+    is weak, like its input. Anything else gets a NumPy scalar of exactly x's dtype.
+    """
+    dtype, weak = dtypes.dtype_and_weak(x)
+    if weak and np.ndim(x) == 0:
+        scalar = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind](value)
+        if dtypes.default_dtype(type(scalar)) == dtype:
+            return scalar
+    return np.asarray(value, dtype=dtype)[()]
 
 
 def _one(x: Any) -> Any:
