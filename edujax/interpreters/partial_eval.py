@@ -162,11 +162,10 @@ class DynamicJaxprTrace(core.Trace):
 
     def to_atom(self, x: Any) -> Var | Literal:
         """The Var or Literal that stands for ``x`` in the jaxpr."""
-        if isinstance(x, DynamicJaxprTracer):
-            if x._literal is not None:  # a constant: inline in any jaxpr
-                return x._literal
-            if x._trace is self:
-                return self.var_of[id(x)]
+        if isinstance(x, DynamicJaxprTracer) and x._trace is self:
+            # NB: a literal tracer of *another* trace is a constvar, as in JAX: that is how a
+            # constant computed on the known side of a split jit becomes one of its residuals.
+            return x._literal if x._literal is not None else self.var_of[id(x)]
         aval = core.get_aval(x)
         if _is_literalable(x):
             return Literal(x, aval)

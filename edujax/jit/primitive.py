@@ -111,8 +111,8 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 # * a *known* jit, run now (in the parent trace): the known outputs, then the residuals
 #   the tangent computation needs. A residual that is simply one of the known inputs is
 #   not returned by it: the input itself is passed on (JAX's "forwarding");
-# * an *unknown* jit, staged into the linear jaxpr: from the unknown inputs and then the
-#   residuals, the unknown outputs. Its transpose (below) is what grad runs backwards.
+# * an *unknown* jit, staged into the linear jaxpr: from the residuals and then the unknown
+#   inputs, the unknown outputs. Its transpose (below) is what grad runs backwards.
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
@@ -130,18 +130,18 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknown_outs = []
     if any(split.out_unknowns):
         with core.set_current_trace(trace.staging):
-            unknown_outs = _stage_jit_call(unknown, [*unknown_args, *residuals], name)
+            unknown_outs = _stage_jit_call(unknown, [*residuals, *unknown_args], name)
     known_it, unknown_it = iter(known_outs), iter(unknown_outs)
     return [next(unknown_it) if uk else next(known_it) for uk in split.out_unknowns]
 
 
 def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
-    split = partial_eval_jaxpr(jaxpr, unknowns, forward=[not uk for uk in unknowns])
+    split = partial_eval_jaxpr(jaxpr, unknowns, forward=[not uk for uk in unknowns],
+                               literal_residuals=True)
     # Known outputs that are just known inputs passed through are not jit outputs either.
     in_fwd = _forwarded_inputs(split.known.jaxpr, split.out_unknowns.count(False))
     known = _prune_outputs(split.known, [f is None for f in in_fwd])
-    unknown = _residuals_last(split.unknown, len(split.res_forwarded))
-    return split, known, unknown, in_fwd
+    return split, known, split.unknown, in_fwd
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:
@@ -157,14 +157,6 @@ def _prune_outputs(closed: ClosedJaxpr, keep: list[bool]) -> ClosedJaxpr:
     j = closed.jaxpr
     outvars = [v for v, k in zip(j.outvars, keep) if k]
     return ClosedJaxpr(Jaxpr(j.constvars, j.invars, outvars, j.eqns, j.debug_info),
-                       closed.consts)
-
-
-def _residuals_last(closed: ClosedJaxpr, num_res: int) -> ClosedJaxpr:
-    """partial_eval_jaxpr puts the residuals first; JAX's unknown jit takes them last."""
-    j = closed.jaxpr
-    invars = [*j.invars[num_res:], *j.invars[:num_res]]
-    return ClosedJaxpr(Jaxpr(j.constvars, invars, j.outvars, j.eqns, j.debug_info),
                        closed.consts)
 
 

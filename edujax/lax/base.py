@@ -325,7 +325,19 @@ def full(shape: Sequence[int], fill_value, dtype=None):
     weak = dtype is None and dtypes.dtype_and_weak(fill_value)[1]
     dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else \
         dtypes.dtype_and_weak(fill_value)[0]
-    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+    return broadcast(_fill_value(fill_value, dtype, weak), shape)
+
+
+def _fill_value(fill_value: Any, dtype: Any, weak: bool) -> Any:
+    """The scalar ``full`` broadcasts. While tracing, the cast is bound, so the staging trace
+    folds it into a literal tracer, as in JAX: ``full((), 1.0)`` is then a tracer (an Array)
+    that passes through ``broadcast_in_dim`` to shape () untouched, as grad's seed does."""
+    if core._state.trace is core.eval_trace or isinstance(fill_value, (Array, core.Tracer)):
+        return _convert_element_type(fill_value, dtype, weak)
+    if type(fill_value) not in dtypes.python_scalar_types:
+        fill_value = np.asarray(fill_value)[()]
+    return convert_element_type_p.bind(fill_value, new_dtype=np.dtype(dtype),
+                                       weak_type=bool(weak), sharding=None)
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
@@ -334,7 +346,7 @@ def full_like(x, fill_value, dtype=None, shape=None):
     weak = dtype is None and aval.weak_type
     dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else aval.dtype
     shape = np.shape(x) if shape is None else tuple(shape)
-    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+    return broadcast(_fill_value(fill_value, dtype, weak), shape)
 
 
 # ---------------------------------------------------------------- the tables below lax
