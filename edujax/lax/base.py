@@ -134,7 +134,7 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding
     (x,), (d,) = args, dims
     x = moveaxis(x, d, 0)
     return broadcast_in_dim_p.bind(x, shape=(np.shape(x)[0], *shape),
-                                   broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions)),
+                                   broadcast_dimensions=(0, *np.add(1, broadcast_dimensions)),
                                    sharding=sharding), 0
 
 
@@ -185,7 +185,7 @@ batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
 # ---------------------------------------------------------------- reduce_sum
 reduce_sum_p = reduction("reduce_sum", np.sum, accepted(NUMBER))  # params: axes, out_sharding
 ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
-    broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
+    broadcast_in_dim(ct, x.aval.shape, tuple(np.delete(np.arange(x.aval.ndim), axes)))])
 axes_batch(reduce_sum_p)
 
 
@@ -233,7 +233,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
 
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int],
                      out_sharding=None):
-    shape, dims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
+    # NB: like JAX, the dimensions are kept as given: the NumPy integers that JAX's own rules
+    # compute (np.delete, np.add) then print as ``np.int64(1)``, exactly as JAX prints them.
+    shape, dims = tuple(int(d) for d in shape), tuple(broadcast_dimensions)
     if np.ndim(operand) == len(shape) and not dims and _is_array(operand):
         return operand
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,

@@ -444,11 +444,13 @@ def _cumulative_reduction(name: str, lax_fn: Callable, a: Any, axis: int | None,
     return lax.convert_element_type(result, result_dtype)
 
 
+@inner_jit(static_argnames=("axis", "dtype"))
 def cumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
     """Running sum along ``axis`` (the flattened array if axis is None)."""
     return _cumulative_reduction("cumsum", lax.cumsum, a, axis, dtype)
 
 
+@inner_jit(static_argnames=("axis", "dtype"))
 def cumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
     """Running product along ``axis`` (the flattened array if axis is None)."""
     return _cumulative_reduction("cumprod", lax.cumprod, a, axis, dtype)
