@@ -341,9 +341,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     M = N if M is None else M
     shape = (int(N), int(M))
     rows = lax.broadcasted_iota(dtypes.int_dtype(), shape, 0)
+    rows = lax.add(rows, lax.convert_element_type(k, dtypes.int_dtype()))
     cols = lax.broadcasted_iota(dtypes.int_dtype(), shape, 1)
-    offset = lax.convert_element_type(k, dtypes.int_dtype())
-    below = lax.ge(lax.add(rows, offset), cols)
+    below = lax.ge(rows, cols)
     return lax.convert_element_type(below, dtype)
 
 
