@@ -183,7 +183,8 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
-ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
+# (the tangent of x has the shape of the *result*, x and y broadcast against each other)
+ad.defjvp(rem_p, lambda g, x, y: _broadcast_to(g, np.broadcast_shapes(np.shape(x), np.shape(y))),
           lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
                                                       floor(abs(div(x, y))))))
 
@@ -542,7 +543,11 @@ def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
 
 def _broadcast_like(t: Any, like: Any) -> Any:
     """``t`` stretched to ``like``'s shape (lax ops broadcast size-1 dims and scalars)."""
-    shape = core.get_aval(like).shape
+    return _broadcast_to(t, core.get_aval(like).shape)
+
+
+def _broadcast_to(t: Any, shape: tuple) -> Any:
+    """``t`` stretched to ``shape`` (JAX's ``_maybe_broadcast``)."""
     t_shape = core.get_aval(t).shape
     if t_shape == shape:
         return t

@@ -191,7 +191,7 @@ for name, fn in {
     "div": "lambda x: 1. / x", "tanh": "jnp.tanh", "maximum": "lambda x: jnp.maximum(x, 0.)",
     "abs": "jnp.abs", "sqrt": "jnp.sqrt", "where": "lambda x: jnp.where(x > 0, x, 0.)",
     "clip": "lambda x: jnp.clip(x, 0., 1.)", "sum_of": "lambda x: jnp.sum(x * jnp.ones(3))",
-    "two_args": "lambda x: x * x + x", "sigmoid": "jax.nn.sigmoid",
+    "two_args": "lambda x: x * x + x",
 }.items():
     jaxpr(f"weak_grad[{name}]", f"jax.grad({fn})", "1.5")
     jaxpr(f"weak_grad[{name},int_arg_float]", f"jax.grad({fn})", "jnp.float32(1.5)")
@@ -240,3 +240,10 @@ CASES["trace_cache[static_arg]"] = (
     "g = make_jaxpr(f, static_argnums=1)\ng(1.0, 2)\ng(1.0, 2)\ng(1.0, 3)\nout = calls")
 CASES["trace_cache[lambda_each_time]"] = (
     "calls = []\nfor _ in range(2):\n    make_jaxpr(lambda x: calls.append(1) or x)(1.0)\nout = len(calls)")
+
+# ---------------------------------------------------------------- rem's JVP with broadcasting
+CASES["rem_grad[broadcast_values]"] = (
+    "out = jax.grad(lambda x, y: jnp.sum(x % y), argnums=(0, 1))"
+    "(jnp.arange(1., 4.), jnp.array([[2.], [5.]]))")
+jaxpr("rem_grad[broadcast]", "jax.grad(lambda x, y: jnp.sum(jnp.fmod(x, y)), argnums=(0, 1))",
+      "jnp.arange(1., 4.)", "jnp.array([[2.], [5.]])")
