@@ -585,17 +585,31 @@ for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, next
 
 
 def _select_n_batch(args, dims, **params):
-    """Give every operand the batch in front and the full shape (``which`` may stay a
-    scalar when it is the same for all examples)."""
+    """JAX's rule, case by case, so that batched jaxprs read like JAX's: when ``which`` and
+    the cases share a batch dimension nothing moves; a scalar ``which`` leaves the cases
+    where they are; otherwise every operand gets the batch in front."""
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
     which, *cases = args
     which_dim, *case_dims = dims
-    cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
-    if which_dim is None and np.ndim(which) == 0:
-        return select_n_p.bind(which, *cases), 0
-    which = batching.bdim_at_front(which, which_dim, size)
-    if np.ndim(which) < np.ndim(cases[0]):
-        which = broadcast_in_dim(which, np.shape(cases[0]), range(np.ndim(which)))
+    if all(which_dim == d for d in case_dims):
+        if np.shape(which) != np.shape(cases[0]):  # a scalar which, batched: one value each
+            which = broadcast_in_dim(which, np.shape(cases[0]), [which_dim])
+        return select_n_p.bind(which, *cases), which_dim
+    if np.ndim(which) == 0 and all(d is not None for d in case_dims):
+        if all(case_dims[0] == d for d in case_dims[1:]):
+            return select_n_p.bind(which, *cases), case_dims[0]
+        if all(np.shape(cases[0]) == np.shape(c) for c in cases):
+            bdim = case_dims[0]
+            others = [batching.moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
+            return select_n_p.bind(which, cases[0], *others), bdim
+    if np.shape(which):
+        which = batching.bdim_at_front(which, which_dim, size)
+    if not all(np.shape(c) == () for c in cases):
+        cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
+    if 0 < np.ndim(which) < np.ndim(cases[0]):
+        which = broadcast_in_dim(which, np.shape(cases[0]), [0])
+    if np.ndim(which) > np.ndim(cases[0]):
+        cases = [broadcast_in_dim(c, np.shape(which), ()) for c in cases]
     return select_n_p.bind(which, *cases), 0
 
 
