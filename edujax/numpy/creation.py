@@ -17,6 +17,7 @@ from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy.ufuncs import add, equal
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 
@@ -266,6 +267,12 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     check_arraylike("linspace", start, stop)
+    return _linspace(start, stop, num, endpoint, retstep, dtype, axis)
+
+
+@inner_jit(static_argnames=("num", "endpoint", "retstep", "dtype", "axis"))
+def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              retstep: bool = False, dtype: Any = None, axis: int = 0) -> Any:
     start, stop = asarray(start), asarray(stop)
     if dtype is None:
         dtype = _to_inexact(dtypes.result_type(start, stop))
