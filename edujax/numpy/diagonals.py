@@ -69,7 +69,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 def diag(v: Any, k: int = 0) -> Any:
     """The k-th diagonal of a matrix, or a matrix with the vector ``v`` on its k-th diagonal."""
     v = ensure_array("diag", v)
-    k = operator.index(k)
+    return _diag(v, operator.index(k))
+
+
+@inner_jit(static_argnames=("k",))
+def _diag(v: Any, k: int) -> Any:
     if np.ndim(v) == 2:
         return diagonal(v, offset=k)
     if np.ndim(v) != 1:
