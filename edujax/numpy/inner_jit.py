@@ -68,6 +68,19 @@ stage_jit_call: Callable[[ClosedJaxpr, list, str], list] | None = None
 _CACHE_SIZE = 64
 
 
+def _unhashable_static(values: list) -> ValueError:
+    """JAX's error for a static argument that cannot be a cache key."""
+    for value in values:
+        try:
+            hash(value)
+        except TypeError as e:
+            return ValueError(
+                "Non-hashable static arguments are not supported. An error occurred while "
+                f"trying to hash an object of type {type(value)}, {value!r}. The error "
+                f"was:\nTypeError: {e}\n")
+    return ValueError("Non-hashable static arguments are not supported.")
+
+
 def inner_jit(fun: Callable | None = None, *, static_argnames: tuple[str, ...] = (),
               static_argnums: tuple[int, ...] = ()) -> Any:
     """Give a jnp function the inner ``jit`` JAX gives it (see the module docstring).
@@ -118,7 +131,10 @@ class _InnerJit:
         avals = tuple(core.get_aval(x) for x in leaves)
         key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in avals),
                static_args, static_kwargs, dtypes.x64_enabled())
-        hit = self.cache.get(key)
+        try:
+            hit = self.cache.get(key)
+        except TypeError:  # a static argument that cannot be hashed (a traced value...)
+            raise _unhashable_static([v for _, v in static_args + static_kwargs]) from None
         if hit is None:
             hit = self.cache[key] = self._trace(in_tree, avals, static_args, static_kwargs)
             if len(self.cache) > _CACHE_SIZE:
