@@ -247,3 +247,21 @@ CASES["rem_grad[broadcast_values]"] = (
     "(jnp.arange(1., 4.), jnp.array([[2.], [5.]]))")
 jaxpr("rem_grad[broadcast]", "jax.grad(lambda x, y: jnp.sum(jnp.fmod(x, y)), argnums=(0, 1))",
       "jnp.arange(1., 4.)", "jnp.array([[2.], [5.]])")
+
+# ---------------------------------------------------------------- jnp_cases that JAX stages
+# The cases of tests/jnp_cases.py that tests/data/jnp_jaxprs.json leaves out because real JAX
+# prints an inner jit in them (tests/record_jnp_data.py skips those).
+CASES['jnp_cases:power[i32,i32]'] = 'out = str(jax.make_jaxpr(jnp.power)(jnp.ones((2, 3), jnp.int32), jnp.ones((2, 3), jnp.int32)))'
+CASES['jnp_cases:power[bool,bool]'] = 'out = str(jax.make_jaxpr(jnp.power)(jnp.ones((2, 3), bool), jnp.ones((2, 3), bool)))'
+CASES['jnp_cases:operator[pow,i32]'] = 'out = str(jax.make_jaxpr(lambda x, y: x ** y)(jnp.ones((2, 3), jnp.int32), jnp.ones((2, 3), jnp.int32)))'
+CASES['jnp_cases:operator[rpow,i32]'] = 'out = str(jax.make_jaxpr(lambda x, y: 2 ** x)(jnp.ones((2, 3), jnp.int32), jnp.ones((2, 3), jnp.int32)))'
+CASES['jnp_cases:mlp[int_index_math]'] = 'out = str(jax.make_jaxpr(lambda i: (i * 2 + 1) // 1 + i % 1)(jnp.ones((2, 3), jnp.int32)))'
+CASES['jnp_cases:hstack[basic]'] = 'out = str(jax.make_jaxpr(lambda x, y: jnp.hstack([x, y]))(jnp.ones((3,), jnp.float32), jnp.ones((3,), jnp.float32)))'
+CASES['jnp_cases:vstack[basic]'] = 'out = str(jax.make_jaxpr(lambda x, y: jnp.vstack([x, y]))(jnp.ones((3,), jnp.float32), jnp.ones((3,), jnp.float32)))'
+CASES['jnp_cases:atleast_2d[basic]'] = 'out = str(jax.make_jaxpr(jnp.atleast_2d)(jnp.ones((3,), jnp.float32)))'
+CASES['jnp_cases:flip[basic]'] = 'out = str(jax.make_jaxpr(jnp.flip)(jnp.ones((2, 3), jnp.float32)))'
+CASES['jnp_cases:linspace[basic]'] = 'out = str(jax.make_jaxpr(lambda x: x + jnp.linspace(0.0, 1.0, 3))(jnp.ones((3,), jnp.float32)))'
+CASES['jnp_cases:linspace[no_endpoint]'] = 'out = str(jax.make_jaxpr(lambda x: x + jnp.linspace(0, 1, 3, endpoint=False))(jnp.ones((3,), jnp.float32)))'
+CASES['jnp_cases:linspace[traced]'] = 'out = str(jax.make_jaxpr(lambda a, b: jnp.linspace(a, b, 4))(0.0, 1.0))'
+CASES['jnp_cases:linspace[num1]'] = 'out = str(jax.make_jaxpr(lambda x: x + jnp.linspace(2.0, 3.0, 1))(jnp.ones(1)))'
+CASES['jnp_cases:where[three]'] = 'out = str(jax.make_jaxpr(lambda c, x, y: jnp.where(c, x, y))(jnp.ones((2, 3), bool), jnp.ones((2, 3), jnp.float32), jnp.ones((2, 3), jnp.float32)))'
