@@ -265,3 +265,20 @@ CASES['jnp_cases:linspace[no_endpoint]'] = 'out = str(jax.make_jaxpr(lambda x: x
 CASES['jnp_cases:linspace[traced]'] = 'out = str(jax.make_jaxpr(lambda a, b: jnp.linspace(a, b, 4))(0.0, 1.0))'
 CASES['jnp_cases:linspace[num1]'] = 'out = str(jax.make_jaxpr(lambda x: x + jnp.linspace(2.0, 3.0, 1))(jnp.ones(1)))'
 CASES['jnp_cases:where[three]'] = 'out = str(jax.make_jaxpr(lambda c, x, y: jnp.where(c, x, y))(jnp.ones((2, 3), bool), jnp.ones((2, 3), jnp.float32), jnp.ones((2, 3), jnp.float32)))'
+
+# ---------------------------------------------------------------- jnp.linalg (inner jits in JAX)
+M = "jnp.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])"
+for name, fn in {
+    "det": "jnp.linalg.det", "inv": "jnp.linalg.inv", "slogdet": "jnp.linalg.slogdet",
+    "solve": "lambda a: jnp.linalg.solve(a, a[0])", "cholesky": "jnp.linalg.cholesky",
+    "qr": "jnp.linalg.qr", "eigh": "jnp.linalg.eigh", "eigvalsh": "jnp.linalg.eigvalsh",
+    "matrix_power": "lambda a: jnp.linalg.matrix_power(a, 3)", "norm": "jnp.linalg.norm",
+    "norm[vector]": "lambda a: jnp.linalg.norm(a[0])",
+    "norm[axis]": "lambda a: jnp.linalg.norm(a, axis=1)", "norm[ord1]": "lambda a: jnp.linalg.norm(a, 1)",
+    "pinv": "jnp.linalg.pinv", "matrix_rank": "jnp.linalg.matrix_rank", "cond": "jnp.linalg.cond",
+    "svd": "jnp.linalg.svd",
+}.items():
+    jaxpr(f"linalg[{name}]", fn, M)
+for name, fn in {"det": "jnp.linalg.det", "norm": "jnp.linalg.norm",
+                 "inv": "lambda a: jnp.sum(jnp.linalg.inv(a))"}.items():
+    jaxpr(f"linalg[{name}][grad]", f"jax.grad({fn})", M)
