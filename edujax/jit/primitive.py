@@ -17,7 +17,7 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
 from edujax.numpy import inner_jit
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
@@ -41,7 +41,17 @@ def executable_for(jaxpr: ClosedJaxpr) -> Any:
     return per_backend[backend.name]
 
 
+# The bodies of jnp functions' inner jits (numpy/inner_jit.py), and every jaxpr derived from
+# one (its JVP, its known and unknown halves, its transpose, its batched form). Run eagerly,
+# for instance by an eager ``grad(f)(x)`` whose f calls ``jnp.where``, such a jaxpr is
+# interpreted with the NumPy rules, exactly as the plain jnp function would have computed:
+# compiling a backend kernel for every small jnp helper would cost more than it saves.
+_inner_bodies: weakref.WeakSet = weakref.WeakSet()
+
+
 def _jit_impl(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> list:
+    if jaxpr in _inner_bodies:
+        return run_jaxpr(jaxpr.jaxpr, jaxpr.consts, list(args))
     return executable_for(jaxpr)(*args)
 
 
@@ -71,7 +81,12 @@ def _stage_jit_call(jaxpr: ClosedJaxpr, args: list, name: str) -> list:
                       inline=False, keep_unused=False)
 
 
-inner_jit.stage_jit_call = _stage_jit_call
+def _stage_inner_jit_call(jaxpr: ClosedJaxpr, args: list, name: str) -> list:
+    _inner_bodies.add(jaxpr)
+    return _stage_jit_call(jaxpr, args, name)
+
+
+inner_jit.stage_jit_call = _stage_inner_jit_call
 
 
 
@@ -85,7 +100,10 @@ _derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _memoized(jaxpr: ClosedJaxpr, key: tuple, compute: Any) -> Any:
     per_jaxpr = _derived.setdefault(jaxpr, {})
     if key not in per_jaxpr:
-        per_jaxpr[key] = compute()
+        per_jaxpr[key] = result = compute()
+        if jaxpr in _inner_bodies:  # what derives from an inner jit's body is one too
+            _inner_bodies.update(j for j in (result if type(result) is tuple else (result,))
+                                 if isinstance(j, ClosedJaxpr))
     return per_jaxpr[key]
 
 
