@@ -193,19 +193,6 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     return _float_divmod(x1, x2)[0]
 
 
-def _scalar_like(x: Any, value: Any) -> Any:
-    """``value`` as jnp would promote it against ``x`` (``x - 1`` keeps x's weak type)."""
-    return lax._convert_element_type(value, *dtypes.dtype_and_weak(x))
-
-
-def _broadcast_like(x: Any, like: Any) -> Any:
-    """``x`` broadcast to the shape of ``like`` (lax.select wants equal shapes)."""
-    shape = np.shape(like)
-    if np.shape(x) == shape:
-        return x
-    return lax.broadcast_in_dim(x, shape, range(len(shape) - np.ndim(x), len(shape)))
-
-
 def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
     """Python's float ``divmod`` (CPython's float_divmod): a floored quotient and a
     remainder with the sign of the divisor, built from the truncated lax.rem."""
