@@ -118,15 +118,68 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
             flat_out, out_tree = tree_flatten(out)
             return flat_out, out_tree
 
-        arg_names = _leaf_names(fun, dynamic, kwargs, static_argnums, len(args))
-        info = DebugInfo("jit", func_name(fun), func_source(fun), arg_names)
-        closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=info)
+        key = _trace_key(args, static_argnums, in_tree, in_avals)
+        cached = _cached_trace(fun, key)
+        if cached is not None:
+            closed, out_tree = cached
+        else:
+            arg_names = _leaf_names(fun, dynamic, kwargs, static_argnums, len(args))
+            info = DebugInfo("jit", func_name(fun), func_source(fun), arg_names)
+            closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=info)
+            _remember_trace(fun, key, closed, out_tree)
         if return_shape:
             shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
             return closed, tree_unflatten(out_tree, shapes)
         return closed
 
     return make_jaxpr_f
+
+
+# make_jaxpr's trace cache. Like JAX, tracing ``f`` again for arguments of the same types
+# gives the same jaxpr, so it is kept: a second ``make_jaxpr(f)(x)`` does not run ``f`` (a
+# ``print`` inside it prints once) and returns at once. Entries are per function (weakly: they
+# die with it) and keyed on everything the jaxpr depends on: the arguments' structure, shapes,
+# dtypes and weak types, the static arguments' values and the x64 flag.
+_trace_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _trace_key(args: tuple, static_argnums: Sequence[int], in_tree: Any,
+               in_avals: list) -> tuple | None:
+    """The cache key of one make_jaxpr call, or None when it must not be cached."""
+    if core._state.trace is not core.eval_trace:
+        return None  # traced inside another transformation: its tracers may be captured
+    nargs = len(args)
+    statics = tuple((i, args[i]) for i in sorted({i % nargs for i in static_argnums})) \
+        if nargs else ()
+    key = (in_tree, tuple((a.shape, a.dtype, a.weak_type) for a in in_avals), statics,
+           dtypes.x64_enabled())
+    try:
+        hash(key)
+    except TypeError:  # an unhashable static argument: trace every time
+        return None
+    return key
+
+
+def _cached_trace(fun: Callable, key: tuple | None) -> Any:
+    if key is None:
+        return None
+    try:
+        return _trace_cache.get(fun, {}).get(key)
+    except TypeError:  # a function that cannot be weakly referenced
+        return None
+
+
+def _remember_trace(fun: Callable, key: tuple | None, closed: Any, out_tree: Any) -> None:
+    if key is None or any(isinstance(c, core.Tracer) for c in closed.consts):
+        return
+    try:
+        _trace_cache.setdefault(fun, {})[key] = (closed, out_tree)
+    except TypeError:
+        pass
+
+
+def clear_trace_cache() -> None:
+    _trace_cache.clear()
 
 
 def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = False,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from recorded import check, load
 from x64_mode import x64
@@ -121,6 +121,8 @@ def test_grad_of_real_function_is_dfdx_minus_i_dfdy(z, name):
     (the conjugate of the direction of steepest ascent)."""
     f = REAL_VALUED[name]
     z = _away_from_zero(z)
+    # angle jumps by 2*pi across the negative real axis: no finite difference there.
+    assume(name != "angle" or not np.any((z.real < 0) & (np.abs(z.imag) < 1e-3)))
     with x64():
         g = np.asarray(jax.grad(f)(jnp.asarray(z)))
         h = 1e-6
@@ -215,6 +217,9 @@ def test_nd_transforms_match_numpy(x, name, norm, data):
     s = data.draw(st.none() | st.lists(st.integers(1, 6), min_size=len(axes),
                                        max_size=len(axes)).map(tuple))
     x = np.real(x) if name == "rfftn" else x
+    # irfftn's default output length along the last axis is 2 * (n - 1): none when n == 1
+    # (NumPy raises "Invalid number of FFT data points (0)", and so does edujax).
+    assume(not (name == "irfftn" and s is None and x.shape[axes[-1]] == 1))
     with x64():
         _close(getattr(jnp.fft, name)(x, s=s, axes=axes, norm=norm),
                getattr(np.fft, name)(x, s=s, axes=axes, norm=norm))

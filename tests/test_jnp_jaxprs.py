@@ -20,23 +20,8 @@ from edujax import lax
 
 RECORD = json.loads((pathlib.Path(__file__).parent / "data" / "jnp_jaxprs.json").read_text())
 
-# Inside a traced function, JAX's jnp.array(2) is a tracer that prints as the
-# literal 2:i32[]; edujax's is a concrete Array, which becomes a constvar.
-_LITERAL_TRACERS = "partial_eval: jnp.array(scalar) made while tracing is not a literal yet"
-KNOWN_DIFFERENCES = {
-    "promote[weak_array]": _LITERAL_TRACERS, "array[weak_scalar]": _LITERAL_TRACERS,
-}
 
-
-def _params():
-    for case in RECORD:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", RECORD, ids=[case["name"] for case in RECORD])
 def test_jaxpr_text_matches_real_jax(case):
     ns = {"jax": edujax, "jnp": jnp, "lax": lax, "np": np}
     exec(case["code"], ns)

@@ -253,7 +253,8 @@ class PartialEvalTrace(core.Trace):
         return self.staging.new_arg(aval)
 
     def is_unknown(self, x: Any) -> bool:
-        return isinstance(x, DynamicJaxprTracer) and x._trace is self.staging
+        return (isinstance(x, DynamicJaxprTracer) and x._trace is self.staging
+                and x._literal is None)  # a literal is a known constant
 
     def process_primitive(self, prim, args, params):
         if any(self.is_unknown(a) for a in args):

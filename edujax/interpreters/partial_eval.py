@@ -83,17 +83,27 @@ def func_name(fun: Callable) -> str:
 
 
 class DynamicJaxprTracer(Tracer):
-    """A value inside a function being staged out: only its aval is known."""
+    """A value inside a function being staged out: only its aval is known.
 
-    __slots__ = ("_aval",)
+    Or, for a *literal tracer*, its value too: a scalar constant made while staging
+    (``jnp.array(2)``, the ``2`` of ``x * 2`` once cast) is a tracer, as in JAX, so that
+    it behaves like any traced array, but the jaxpr writes it inline (``2:i32[]``) and
+    Python may still read it (``if jnp.array(2) > 1:`` works).
+    """
 
-    def __init__(self, trace: DynamicJaxprTrace, aval: ShapedArray):
+    __slots__ = ("_aval", "_literal")
+
+    def __init__(self, trace: DynamicJaxprTrace, aval: ShapedArray, literal: Literal | None = None):
         self._trace = trace
         self._aval = aval
+        self._literal = literal
 
     @property
     def aval(self) -> ShapedArray:
         return self._aval
+
+    def to_concrete_value(self) -> Any:
+        return None if self._literal is None else self._literal.val
 
     def __repr__(self) -> str:
         weak = "~" if self._aval.weak_type else ""
@@ -109,6 +119,16 @@ def _is_literalable(x: Any) -> bool:
     """
     return type(x) in (bool, int, float, complex) or (
         isinstance(x, (np.ndarray, np.generic)) and np.ndim(x) == 0)
+
+
+def _is_constant(x: Any) -> bool:
+    """Not traced, or a literal tracer: something constant folding may compute with."""
+    return not isinstance(x, Tracer) or (isinstance(x, DynamicJaxprTracer)
+                                         and x._literal is not None)
+
+
+def _literal_value(x: Any) -> Any:
+    return x._literal.val if isinstance(x, DynamicJaxprTracer) else x
 
 
 class DynamicJaxprTrace(core.Trace):
@@ -134,10 +154,18 @@ class DynamicJaxprTrace(core.Trace):
         self.var_of[id(tracer)] = Var(aval)
         return tracer
 
+    def new_literal(self, value: Any, aval: ShapedArray) -> DynamicJaxprTracer:
+        """A tracer that stands for the scalar constant ``value`` (see DynamicJaxprTracer)."""
+        tracer = DynamicJaxprTracer(self, aval, Literal(value, aval))
+        self.tracers.append(tracer)
+        return tracer
+
     def to_atom(self, x: Any) -> Var | Literal:
         """The Var or Literal that stands for ``x`` in the jaxpr."""
         if isinstance(x, DynamicJaxprTracer) and x._trace is self:
-            return self.var_of[id(x)]
+            # NB: a literal tracer of *another* trace is a constvar, as in JAX: that is how a
+            # constant computed on the known side of a split jit becomes one of its residuals.
+            return x._literal if x._literal is not None else self.var_of[id(x)]
         aval = core.get_aval(x)
         if _is_literalable(x):
             return Literal(x, aval)
@@ -151,10 +179,12 @@ class DynamicJaxprTrace(core.Trace):
 
     def process_primitive(self, prim, args, params):
         fold = const_fold_rules.get(prim)
-        if fold is not None and not any(isinstance(a, Tracer) for a in args):
-            folded = fold(*args, **params)
+        if fold is not None and all(_is_constant(a) for a in args):
+            values = [_literal_value(a) for a in args]
+            folded = fold(*values, **params)
             if folded is not None:
-                return folded
+                return self.new_literal(folded, core.abstract_eval(
+                    prim, [core.get_aval(a) for a in args], params))
         invars = [self.to_atom(a) for a in args]
         out_avals = core.abstract_eval(prim, [v.aval for v in invars], params)
         if not prim.multiple_results:

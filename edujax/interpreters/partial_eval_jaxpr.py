@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence
 
+import numpy as np
+
 from edujax import core
 from edujax.core import ShapedArray, Tracer
 from edujax.interpreters.ad import PartialEvalTrace
 from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 
 
 class PartialEvalResult(NamedTuple):
@@ -55,13 +57,21 @@ class PartialEvalResult(NamedTuple):
 
 def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
                        instantiate: bool | Sequence[bool] = False,
-                       forward: Sequence[bool] | None = None) -> PartialEvalResult:
+                       forward: Sequence[bool] | None = None,
+                       literal_residuals: bool = False) -> PartialEvalResult:
     """Split ``closed`` into a known jaxpr and an unknown jaxpr (see the module docstring).
 
     ``instantiate[i]`` asks for output i to be an output of the unknown jaxpr even if it
     could be known (a loop's carry that must have one type on every iteration). A known
     input whose ``forward`` entry is True is not returned by the known jaxpr when it is
     a residual: the caller passes the input itself (see ``res_forwarded``).
+
+    With ``literal_residuals``, a zero literal of ``closed`` is a constant of the known side
+    (a literal tracer) rather than of the program text, so an unknown equation that reads it
+    gets it as a residual. JAX's linearization of a jit does this: it instantiates a symbolic
+    zero tangent on the known side, which then shows as a ``0.0:f32[]`` output of the known
+    jit. NB: JAX linearizes the body directly; edujax splits the JVP jaxpr, where such a zero
+    is a literal ``0.0``, so zero literals are the ones treated so.
     """
     in_avals = closed.in_avals
     n_out = len(closed.out_avals)
@@ -74,8 +84,10 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
         known_it = iter(known_args)
         args = [trace.new_unknown(a) if uk else next(known_it)
                 for a, uk in zip(in_avals, unknowns)]
+        jaxpr = _literals_as_tracers(closed.jaxpr, trace.parent) if literal_residuals \
+            else closed.jaxpr
         with core.set_current_trace(trace):
-            outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+            outs = eval_jaxpr(jaxpr, closed.consts, *args)
         out_uk = [trace.is_unknown(o) or inst for o, inst in zip(outs, instantiate)]
         unknown = trace.staging.to_jaxpr([o for o, uk in zip(outs, out_uk) if uk])
         # The unknown jaxpr's constants are the known values it reads: the residuals.
@@ -92,6 +104,17 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     unknown = _residuals_as_inputs(found["unknown"])
     res_avals = [v.aval for v in found["unknown"].jaxpr.constvars]
     return PartialEvalResult(known, unknown, found["out_uk"], res_avals, found["res_fwd"])
+
+
+def _literals_as_tracers(jaxpr: Jaxpr, known_trace: Any) -> Jaxpr:
+    """``jaxpr`` with each zero literal replaced by a literal tracer of ``known_trace``."""
+    def atom(v: Any) -> Any:
+        if type(v) is Literal and not np.shape(v.val) and v.val == 0:
+            return Literal(known_trace.new_literal(v.val, v.aval), v.aval)
+        return v
+    eqns = [eqn.replace(invars=[atom(v) for v in eqn.invars]) for eqn in jaxpr.eqns]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, [atom(v) for v in jaxpr.outvars], eqns,
+                 jaxpr.debug_info)
 
 
 def _residuals_as_inputs(closed: ClosedJaxpr) -> ClosedJaxpr:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from edujax import core, dtypes
-from edujax.api import shaped_abstractify
+from edujax.api import clear_trace_cache, shaped_abstractify
 from edujax.array import Array
 from edujax.backends import get_backend
 from edujax.config import config
@@ -402,6 +402,8 @@ def clear_caches() -> None:
     """Forget every compiled signature of every jitted function (JAX's ``jax.clear_caches``).
 
     The next call of each jitted function traces and compiles again. Numba's kernels on
-    disk are kept (``python -m edujax.cache clear`` removes those).
+    disk are kept (``python -m edujax.cache clear`` removes those). make_jaxpr's trace cache
+    is emptied too.
     """
     clear_all()
+    clear_trace_cache()

@@ -15,7 +15,10 @@ from edujax import core
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
+from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
+from edujax.numpy import inner_jit
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -38,7 +41,17 @@ def executable_for(jaxpr: ClosedJaxpr) -> Any:
     return per_backend[backend.name]
 
 
+# The bodies of jnp functions' inner jits (numpy/inner_jit.py), and every jaxpr derived from
+# one (its JVP, its known and unknown halves, its transpose, its batched form). Run eagerly,
+# for instance by an eager ``grad(f)(x)`` whose f calls ``jnp.where``, such a jaxpr is
+# interpreted with the NumPy rules, exactly as the plain jnp function would have computed:
+# compiling a backend kernel for every small jnp helper would cost more than it saves.
+_inner_bodies: weakref.WeakSet = weakref.WeakSet()
+
+
 def _jit_impl(*args: Any, jaxpr: ClosedJaxpr, **params: Any) -> list:
+    if jaxpr in _inner_bodies:
+        return run_jaxpr(jaxpr.jaxpr, jaxpr.consts, list(args))
     return executable_for(jaxpr)(*args)
 
 
@@ -62,11 +75,43 @@ def _jit_pp_rule(eqn, ctx):
 pp_eqn_rules[jit_p] = _jit_pp_rule
 
 
+def _stage_jit_call(jaxpr: ClosedJaxpr, args: list, name: str) -> list:
+    """How a jnp function's inner jit (numpy/inner_jit.py) becomes one equation."""
+    return jit_p.bind(*args, jaxpr=jaxpr, name=name, donated_invars=(False,) * len(args),
+                      inline=False, keep_unused=False)
+
+
+def _stage_inner_jit_call(jaxpr: ClosedJaxpr, args: list, name: str) -> list:
+    _inner_bodies.add(jaxpr)
+    return _stage_jit_call(jaxpr, args, name)
+
+
+inner_jit.stage_jit_call = _stage_inner_jit_call
+
+
+
+# The rules below derive new jaxprs from a jit's body (its JVP, its batched form, its known
+# and unknown halves, its transpose). Like JAX (which keeps them in weakref_lru_caches), we
+# keep each derived jaxpr per body and arguments: two equal calls then share one jaxpr
+# object, which saves the work and lets the printer hoist it into a ``let``, as JAX does.
+_derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _memoized(jaxpr: ClosedJaxpr, key: tuple, compute: Any) -> Any:
+    per_jaxpr = _derived.setdefault(jaxpr, {})
+    if key not in per_jaxpr:
+        per_jaxpr[key] = result = compute()
+        if jaxpr in _inner_bodies:  # what derives from an inner jit's body is one too
+            _inner_bodies.update(j for j in (result if type(result) is tuple else (result,))
+                                 if isinstance(j, ClosedJaxpr))
+    return per_jaxpr[key]
+
 
 def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
     """Differentiate the body into a new jaxpr and call *that* through jit_p."""
     nonzeros = [type(t) is not ad.Zero for t in tangents]
-    jvp_jaxpr, out_nonzeros = ad.jvp_jaxpr(jaxpr, nonzeros)
+    jvp_jaxpr, out_nonzeros = _memoized(jaxpr, ("jvp", tuple(nonzeros)),
+                                        lambda: ad.jvp_jaxpr(jaxpr, nonzeros))
     args = [*primals, *[t for t in tangents if type(t) is not ad.Zero]]
     outs = jit_p.bind(*args, jaxpr=jvp_jaxpr, name=name,
                       donated_invars=(False,) * len(args), inline=False, keep_unused=False)
@@ -76,25 +121,109 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
                       for nz, a in zip(out_nonzeros, jaxpr.out_avals)]
 
 
-def _jit_partial_eval(trace, *args, jaxpr, **params):
-    """While linearizing, inline the body: each equation then lands on the known side
-    or the unknown side by itself.
+# ---------------------------------------------------------------------- partial evaluation
+# While linearizing, a jit's inputs mix known primals and unknown tangents. Like JAX
+# (pjit.py's _pjit_partial_eval), we split its body with partial_eval_jaxpr and bind two
+# jits with the same name:
+#
+# * a *known* jit, run now (in the parent trace): the known outputs, then the residuals
+#   the tangent computation needs. A residual that is simply one of the known inputs is
+#   not returned by it: the input itself is passed on (JAX's "forwarding");
+# * an *unknown* jit, staged into the linear jaxpr: from the residuals and then the unknown
+#   inputs, the unknown outputs. Its transpose (below) is what grad runs backwards.
 
-    NB: JAX instead splits the jaxpr into a known jit and an unknown jit, so its
-    make_jaxpr(grad(jit(f))) shows two jit equations where edujax shows the body.
-    """
-    with core.set_current_trace(trace):
-        return eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *args)
+def _jit_partial_eval(trace, *args, jaxpr, name, **params):
+    unknowns = [trace.is_unknown(x) for x in args]
+    split, known, unknown, in_fwd = _memoized(jaxpr, ("partial_eval", tuple(unknowns)),
+                                              lambda: _split_jaxpr(jaxpr, unknowns))
+    known_args = [x for x, uk in zip(args, unknowns) if not uk]
+    unknown_args = [x for x, uk in zip(args, unknowns) if uk]
+    num_known_out = split.out_unknowns.count(False)
+    with core.set_current_trace(trace.parent):
+        outs = iter(_stage_jit_call(known, known_args, name))
+    known_outs_res = [known_args[f] if f is not None else next(outs) for f in in_fwd]
+    known_outs = known_outs_res[:num_known_out]
+    computed = iter(known_outs_res[num_known_out:])
+    residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
+    unknown_outs = []
+    if any(split.out_unknowns):
+        with core.set_current_trace(trace.staging):
+            unknown_outs = _stage_jit_call(unknown, [*residuals, *unknown_args], name)
+    known_it, unknown_it = iter(known_outs), iter(unknown_outs)
+    return [next(unknown_it) if uk else next(known_it) for uk in split.out_unknowns]
+
+
+def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
+    split = partial_eval_jaxpr(jaxpr, unknowns, forward=[not uk for uk in unknowns],
+                               literal_residuals=True)
+    # Known outputs that are just known inputs passed through are not jit outputs either.
+    in_fwd = _forwarded_inputs(split.known.jaxpr, split.out_unknowns.count(False))
+    known = _prune_outputs(split.known, [f is None for f in in_fwd])
+    return split, known, split.unknown, in_fwd
+
+
+def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:
+    """For each of the first ``num_out`` outputs, the index of the input it simply is."""
+    position = {v: i for i, v in enumerate(jaxpr.invars)}
+    return ([position.get(v) if type(v) is Var else None for v in jaxpr.outvars[:num_out]]
+            + [None] * (len(jaxpr.outvars) - num_out))
+
+
+def _prune_outputs(closed: ClosedJaxpr, keep: list[bool]) -> ClosedJaxpr:
+    if all(keep):
+        return closed
+    j = closed.jaxpr
+    outvars = [v for v, k in zip(j.outvars, keep) if k]
+    return ClosedJaxpr(Jaxpr(j.constvars, j.invars, outvars, j.eqns, j.debug_info),
+                       closed.consts)
+
+
+# ---------------------------------------------------------------------- transposition
+# In the linear jaxpr an (unknown) jit takes tangents and residuals. Its transpose is
+# again one jit with the same name, over the transposed body: residuals and the nonzero
+# output cotangents in, the cotangents of the linear inputs out.
+
+def _jit_transpose(cts, *args, jaxpr, name, **params):
+    linear = [ad.is_undefined_primal(x) for x in args]
+    residuals = [x for x, lin in zip(args, linear) if not lin]
+    nonzero_cts = [ct for ct in cts if type(ct) is not ad.Zero]
+    avals = [core.get_aval(x) for x in [*residuals, *nonzero_cts]]
+    cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
+    key = ("transpose", tuple(linear), cts_nonzero,
+           tuple((a.shape, a.dtype, a.weak_type) for a in avals))
+    transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
+                                                                cts_nonzero, tuple(avals)))
+    cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
+    return [next(cts_in) if lin else None for lin in linear]
+
+
+def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
+                     avals: tuple) -> ClosedJaxpr:
+    num_res = linear.count(False)
+
+    def fun(*ins):
+        residuals, cts = iter(ins[:num_res]), iter(ins[num_res:])
+        primals = [ad.UndefinedPrimal(a) if lin else next(residuals)
+                   for a, lin in zip(closed.in_avals, linear)]
+        cts_out = [next(cts) if nz else ad.Zero(ad.tangent_aval(a))
+                   for a, nz in zip(closed.out_avals, cts_nonzero)]
+        cts_in = ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out)
+        return [ad.instantiate_zeros(ct) for ct, lin in zip(cts_in, linear) if lin], None
+
+    return trace_to_jaxpr(fun, list(avals))[0]
 
 
 ad.jvp_rules[jit_p] = _jit_jvp
 ad.partial_eval_rules[jit_p] = _jit_partial_eval
+ad.transpose_rules[jit_p] = _jit_transpose
 
 
 def _jit_batch(args, dims, *, jaxpr, name, **params):
     """Batch the body into a new jaxpr and call *that* through jit_p."""
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
-    batched, out_dims = batching.batch_jaxpr(jaxpr, size, dims)
+    running = batching._rule_context.trace  # a named axis changes the batched jaxpr
+    key = ("batch", size, tuple(dims), getattr(running, "axis_name", None))
+    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(jaxpr, size, dims))
     outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
     return outs, out_dims
 

@@ -134,7 +134,7 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding
     (x,), (d,) = args, dims
     x = moveaxis(x, d, 0)
     return broadcast_in_dim_p.bind(x, shape=(np.shape(x)[0], *shape),
-                                   broadcast_dimensions=(0, *(b + 1 for b in broadcast_dimensions)),
+                                   broadcast_dimensions=(0, *np.add(1, broadcast_dimensions)),
                                    sharding=sharding), 0
 
 
@@ -185,7 +185,7 @@ batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
 # ---------------------------------------------------------------- reduce_sum
 reduce_sum_p = reduction("reduce_sum", np.sum, accepted(NUMBER))  # params: axes, out_sharding
 ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
-    broadcast_in_dim(ct, x.aval.shape, [d for d in range(x.aval.ndim) if d not in axes])])
+    broadcast_in_dim(ct, x.aval.shape, tuple(np.delete(np.arange(x.aval.ndim), axes)))])
 axes_batch(reduce_sum_p)
 
 
@@ -233,7 +233,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
 
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int],
                      out_sharding=None):
-    shape, dims = tuple(int(d) for d in shape), tuple(int(d) for d in broadcast_dimensions)
+    # NB: like JAX, the dimensions are kept as given: the NumPy integers that JAX's own rules
+    # compute (np.delete, np.add) then print as ``np.int64(1)``, exactly as JAX prints them.
+    shape, dims = tuple(int(d) for d in shape), tuple(broadcast_dimensions)
     if np.ndim(operand) == len(shape) and not dims and _is_array(operand):
         return operand
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
@@ -325,7 +327,19 @@ def full(shape: Sequence[int], fill_value, dtype=None):
     weak = dtype is None and dtypes.dtype_and_weak(fill_value)[1]
     dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else \
         dtypes.dtype_and_weak(fill_value)[0]
-    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+    return broadcast(_fill_value(fill_value, dtype, weak), shape)
+
+
+def _fill_value(fill_value: Any, dtype: Any, weak: bool) -> Any:
+    """The scalar ``full`` broadcasts. While tracing, the cast is bound, so the staging trace
+    folds it into a literal tracer, as in JAX: ``full((), 1.0)`` is then a tracer (an Array)
+    that passes through ``broadcast_in_dim`` to shape () untouched, as grad's seed does."""
+    if core._state.trace is core.eval_trace or isinstance(fill_value, (Array, core.Tracer)):
+        return _convert_element_type(fill_value, dtype, weak)
+    if type(fill_value) not in dtypes.python_scalar_types:
+        fill_value = np.asarray(fill_value)[()]
+    return convert_element_type_p.bind(fill_value, new_dtype=np.dtype(dtype),
+                                       weak_type=bool(weak), sharding=None)
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
@@ -334,7 +348,7 @@ def full_like(x, fill_value, dtype=None, shape=None):
     weak = dtype is None and aval.weak_type
     dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else aval.dtype
     shape = np.shape(x) if shape is None else tuple(shape)
-    return broadcast(_convert_element_type(fill_value, dtype, weak), shape)
+    return broadcast(_fill_value(fill_value, dtype, weak), shape)
 
 
 # ---------------------------------------------------------------- the tables below lax

@@ -201,7 +201,8 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
-ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
+# (the tangent of x has the shape of the *result*, x and y broadcast against each other)
+ad.defjvp(rem_p, lambda g, x, y: _broadcast_to(g, np.broadcast_shapes(np.shape(x), np.shape(y))),
           lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
                                                       floor(abs(div(x, y))))))
 
@@ -376,8 +377,8 @@ ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, INEXACT)
 ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(square(x), _one(x)))))
 acosh_p = unop("acosh", np.arccosh, INEXACT)
-ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(mul(sub(x, _one(x)),
-                                                             add(x, _one(x))))))
+# x^2 - 1 rather than (x + 1)(x - 1), as JAX: the domain is x >= 1, where both are accurate.
+ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(square(x), _one(x)))))
 atanh_p = unop("atanh", np.arctanh, INEXACT)
 ad.defjvp(atanh_p, lambda g, x: div(g, mul(add(_one(x), x), sub(_one(x), x))))
 square_p = unop("square", np.square, NUMBER, warns=False)
@@ -570,7 +571,11 @@ def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
 
 def _broadcast_like(t: Any, like: Any) -> Any:
     """``t`` stretched to ``like``'s shape (lax ops broadcast size-1 dims and scalars)."""
-    shape = core.get_aval(like).shape
+    return _broadcast_to(t, core.get_aval(like).shape)
+
+
+def _broadcast_to(t: Any, shape: tuple) -> Any:
+    """``t`` stretched to ``shape`` (JAX's ``_maybe_broadcast``)."""
     t_shape = core.get_aval(t).shape
     if t_shape == shape:
         return t
@@ -608,17 +613,31 @@ for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, next
 
 
 def _select_n_batch(args, dims, **params):
-    """Give every operand the batch in front and the full shape (``which`` may stay a
-    scalar when it is the same for all examples)."""
+    """JAX's rule, case by case, so that batched jaxprs read like JAX's: when ``which`` and
+    the cases share a batch dimension nothing moves; a scalar ``which`` leaves the cases
+    where they are; otherwise every operand gets the batch in front."""
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
     which, *cases = args
     which_dim, *case_dims = dims
-    cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
-    if which_dim is None and np.ndim(which) == 0:
-        return select_n_p.bind(which, *cases), 0
-    which = batching.bdim_at_front(which, which_dim, size)
-    if np.ndim(which) < np.ndim(cases[0]):
-        which = broadcast_in_dim(which, np.shape(cases[0]), range(np.ndim(which)))
+    if all(which_dim == d for d in case_dims):
+        if np.shape(which) != np.shape(cases[0]):  # a scalar which, batched: one value each
+            which = broadcast_in_dim(which, np.shape(cases[0]), [which_dim])
+        return select_n_p.bind(which, *cases), which_dim
+    if np.ndim(which) == 0 and all(d is not None for d in case_dims):
+        if all(case_dims[0] == d for d in case_dims[1:]):
+            return select_n_p.bind(which, *cases), case_dims[0]
+        if all(np.shape(cases[0]) == np.shape(c) for c in cases):
+            bdim = case_dims[0]
+            others = [batching.moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
+            return select_n_p.bind(which, cases[0], *others), bdim
+    if np.shape(which):
+        which = batching.bdim_at_front(which, which_dim, size)
+    if not all(np.shape(c) == () for c in cases):
+        cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
+    if 0 < np.ndim(which) < np.ndim(cases[0]):
+        which = broadcast_in_dim(which, np.shape(cases[0]), [0])
+    if np.ndim(which) > np.ndim(cases[0]):
+        cases = [broadcast_in_dim(c, np.shape(which), ()) for c in cases]
     return select_n_p.bind(which, *cases), 0
 
 

@@ -393,7 +393,7 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
 
 
 def slice(operand, start_indices, limit_indices, strides=None):
-    strides = None if strides is None or all(s == 1 for s in strides) else tuple(strides)
+    strides = None if strides is None else tuple(strides)  # as JAX: (1,) stays (1,)
     return slice_p.bind(operand, start_indices=tuple(int(i) for i in start_indices),
                         limit_indices=tuple(int(i) for i in limit_indices), strides=strides)
 

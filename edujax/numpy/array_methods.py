@@ -85,6 +85,11 @@ def _astype(self, dtype: Any, copy: bool = False, device: Any = None) -> Any:
     return lax.convert_element_type(self, dtype)
 
 
+def _clip_method(self, min: Any = None, max: Any = None) -> Any:
+    # By keyword, as JAX's method does: the clip equation then lists max before min.
+    return ufuncs.clip(self, min=min, max=max)
+
+
 def _round_method(self, decimals: int = 0, out: None = None) -> Any:
     return ufuncs.round(self, decimals)
 
@@ -114,7 +119,7 @@ _METHODS = {
     "cumprod": reductions.cumprod, "ptp": reductions.ptp, "ravel": shape_ops.ravel,
     "flatten": shape_ops.ravel, "squeeze": shape_ops.squeeze, "swapaxes": shape_ops.swapaxes,
     "repeat": shape_ops.repeat, "diagonal": diagonals.diagonal, "trace": diagonals.trace,
-    "clip": ufuncs.clip, "round": _round_method, "conj": complex_numbers.conj,
+    "clip": _clip_method, "round": _round_method, "conj": complex_numbers.conj,
     "conjugate": complex_numbers.conjugate, "sort": _sort_method, "argsort": _argsort_method,
     "dot": _dot_method, "__getitem__": getitem, "__round__": _round_method,
 }

@@ -17,6 +17,7 @@ from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy.ufuncs import add, equal
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 
@@ -46,6 +47,11 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         out = _stack_nested(object, dtype)
     else:
         out = Array(_to_numpy(object, dtype), weak)
+        if not out.shape and core._state.trace is not core.eval_trace:
+            # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
+            # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).
+            out = lax.convert_element_type_p.bind(out._value[()], new_dtype=out.dtype,
+                                                  weak_type=weak, sharding=None)
     if ndmin > np.ndim(out):
         out = lax.expand_dims(out, tuple(range(ndmin - np.ndim(out))))
     return out
@@ -264,6 +270,12 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     check_arraylike("linspace", start, stop)
+    return _linspace(start, stop, num, endpoint, retstep, dtype, axis)
+
+
+@inner_jit(static_argnames=("num", "endpoint", "retstep", "dtype", "axis"))
+def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
+              retstep: bool = False, dtype: Any = None, axis: int = 0) -> Any:
     start, stop = asarray(start), asarray(stop)
     if dtype is None:
         dtype = _to_inexact(dtypes.result_type(start, stop))
@@ -339,9 +351,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
     M = N if M is None else M
     shape = (int(N), int(M))
     rows = lax.broadcasted_iota(dtypes.int_dtype(), shape, 0)
+    rows = lax.add(rows, lax.convert_element_type(k, dtypes.int_dtype()))
     cols = lax.broadcasted_iota(dtypes.int_dtype(), shape, 1)
-    offset = lax.convert_element_type(k, dtypes.int_dtype())
-    below = lax.ge(lax.add(rows, offset), cols)
+    below = lax.ge(rows, cols)
     return lax.convert_element_type(below, dtype)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from edujax import lax
 from edujax.numpy.creation import eye, tri, zeros_like
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import moveaxis
 from edujax.numpy.ufuncs import _where
@@ -30,12 +31,14 @@ def _triangle_mask(name: str, m: Any, k: int) -> tuple[Any, Any]:
     return a, lax.broadcast(mask, shape[:-2])
 
 
+@inner_jit(static_argnames=("k",))
 def tril(m: Any, k: int = 0) -> Any:
     """Zero out the elements above the k-th diagonal."""
     a, below = _triangle_mask("tril", m, k)
     return lax.select(below, a, zeros_like(a))
 
 
+@inner_jit(static_argnames=("k",))
 def triu(m: Any, k: int = 0) -> Any:
     """Zero out the elements below the k-th diagonal."""
     a, below = _triangle_mask("triu", m, k - 1)
@@ -66,7 +69,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 def diag(v: Any, k: int = 0) -> Any:
     """The k-th diagonal of a matrix, or a matrix with the vector ``v`` on its k-th diagonal."""
     v = ensure_array("diag", v)
-    k = operator.index(k)
+    return _diag(v, operator.index(k))
+
+
+@inner_jit(static_argnames=("k",))
+def _diag(v: Any, k: int) -> Any:
     if np.ndim(v) == 2:
         return diagonal(v, offset=k)
     if np.ndim(v) != 1:

@@ -23,6 +23,7 @@ import numpy as np
 from edujax import lax
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.complex_numbers import conj, real
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.creation import eye
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
@@ -83,6 +84,7 @@ def _abs2(x: Any) -> Any:
 
 
 # ---------------------------------------------------------------- factorizations
+@inner_jit(static_argnames=("upper", "symmetrize_input"))
 def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
     """The Cholesky factor of a positive-definite ``a``: lower L with a = L Lᵀ
     (``upper``: Lᵀ). A matrix that is not positive definite gives NaNs, not an error."""
@@ -91,6 +93,7 @@ def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> A
     return _H(L) if upper else L
 
 
+@inner_jit(static_argnames=("mode",))
 def qr(a: Any, mode: str = "reduced") -> Any:
     """``QRResult(Q, R)`` with a = Q R; ``mode="r"`` gives R alone, ``"complete"`` a square Q."""
     a, = _inexact("jnp.linalg.qr", a)
@@ -102,6 +105,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     return r if mode == "r" else QRResult(q, r)
 
 
+@inner_jit(static_argnames=("UPLO", "symmetrize_input"))
 def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric ``a``."""
     a, = _inexact("jnp.linalg.eigh", a)
@@ -111,11 +115,13 @@ def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> Eigh
     return EighResult(w, v)
 
 
+@inner_jit(static_argnames=("UPLO", "symmetrize_input"))
 def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> Any:
     """The eigenvalues of a symmetric ``a``, ascending."""
     return eigh(a, UPLO, symmetrize_input).eigenvalues
 
 
+@inner_jit(static_argnames=("full_matrices", "compute_uv", "hermitian", "subset_by_index"))
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> Any:
     """``SVDResult(U, S, Vh)`` with a = U diag(S) Vh, or S alone (``compute_uv=False``).
@@ -141,6 +147,7 @@ def _lu_parts(a: Any):
     return diag, parity.astype(a.dtype)
 
 
+@inner_jit
 def det(a: Any) -> Any:
     """The determinant: the product of U's diagonal from P a = L U, times the sign of P."""
     a, = _inexact("jnp.linalg.det", a)
@@ -149,6 +156,7 @@ def det(a: Any) -> Any:
     return parity * prod(diag, axis=-1)
 
 
+@inner_jit(static_argnames=("method",))
 def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     """``(sign, log|det|)``: the determinant without overflow for large matrices."""
     a, = _inexact("jnp.linalg.slogdet", a)
@@ -168,6 +176,7 @@ def _lu_solve(a: Any, b: Any) -> Any:
     return lax_linalg.triangular_solve(lu, y, left_side=True, lower=False)
 
 
+@inner_jit
 def solve(a: Any, b: Any) -> Any:
     """x with a @ x = b. ``b`` is a vector (shape [..., n]) or matrices ([..., n, k])."""
     a, b = _inexact("jnp.linalg.solve", a, b)
@@ -189,6 +198,7 @@ def solve(a: Any, b: Any) -> Any:
     return x[..., 0] if vector else x
 
 
+@inner_jit
 def inv(a: Any) -> Any:
     """The inverse: ``solve(a, I)``."""
     a, = _inexact("jnp.linalg.inv", a)
@@ -249,6 +259,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
 
 
 # ---------------------------------------------------------------- powers and ranks
+@inner_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
     """a @ a @ ... @ a (n times) by repeated squaring; a negative n inverts first."""
     a, = ensure_arraylike("jnp.linalg.matrix_power", a)
@@ -297,6 +308,7 @@ def matrix_rank(M: Any, rtol: Any = None, *, tol: Any = None) -> Any:
 
 
 # ---------------------------------------------------------------- norms
+@inner_jit(static_argnames=("ord", "axis", "keepdims"))
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Vector norms (``axis`` an int, or a 1-D x) and matrix norms (``axis`` a pair, or a
     2-D x): the orders NumPy has, None meaning 2 for vectors and 'fro' for matrices."""
@@ -369,6 +381,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 
 
 # ---------------------------------------------------------------- the rest of the namespace
+@inner_jit(static_argnames=("p",))
 def cond(x: Any, p: Any = None) -> Any:
     """The condition number: s_max / s_min for p in (None, 2, -2), else
     ``norm(x, p) * norm(inv(x), p)``. A singular matrix gives inf."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.numpy.shape_ops import expand_dims, moveaxis, ravel, reshape
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.ufuncs import multiply
 from edujax.numpy.util import broadcast_to
 from edujax.numpy.util import (asarray, broadcast_shapes, canonicalize_axis, check_arraylike,
@@ -199,6 +200,7 @@ def outer(a: Any, b: Any, out: None = None) -> Any:
     return multiply(column, row)
 
 
+@inner_jit
 def kron(a: Any, b: Any) -> Any:
     """The Kronecker product: every element of ``a`` times the whole of ``b``.
 

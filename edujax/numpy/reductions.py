@@ -28,6 +28,7 @@ from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensu
 from edujax.numpy.util import promote_dtypes_numeric as _promote_dtypes_numeric
 from edujax.numpy.shape_ops import expand_dims
 from edujax.numpy.ufuncs import _constant_like, _where, isclose
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to
 
 
@@ -260,7 +261,13 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int
     n - 1 instead of n, giving the unbiased sample variance. Too few elements give NaN."""
     correction = _correction(ddof, correction)
     a = _ensure_array("var", a)
-    return _var(a, axis, dtype, correction, keepdims, where, mean)
+    return _var(a, axis=_axes_hashable(axis), dtype=dtype, out=out, correction=correction,
+                keepdims=keepdims, where=where, a_mean=mean)
+
+
+def _axes_hashable(axis: Any) -> Any:
+    """A list of axes becomes a tuple: the inner jit's static arguments must be hashable."""
+    return tuple(axis) if isinstance(axis, list) else axis
 
 
 def _correction(ddof: Any, correction: Any) -> Any:
@@ -271,8 +278,9 @@ def _correction(ddof: Any, correction: Any) -> Any:
     return correction
 
 
-def _var(a: Any, axis: Any, dtype: Any, correction: Any, keepdims: bool, where: Any,
-         a_mean: Any) -> Any:
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
+def _var(a: Any, *, axis: Any = None, dtype: Any = None, out: None = None, correction: Any = 0,
+         keepdims: bool = False, where: Any = None, a_mean: Any = None) -> Any:
     where = _check_where("var", where)
     computation_dtype, dtype = _var_promote_types(
         _dtype(a), None if dtype is None else _canonical_user_dtype(dtype))
@@ -311,19 +319,33 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int
     """The square root of ``var``."""
     correction = _correction(ddof, correction)
     a = _ensure_array("std", a)
+    return _std(a, axis=_axes_hashable(axis), dtype=dtype, out=out, correction=correction,
+                keepdims=keepdims, where=where, mean=mean)
+
+
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
+def _std(a: Any, *, axis: Any = None, dtype: Any = None, out: None = None, correction: Any = 0,
+         keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
     if dtype is not None:
         dtype = _canonical_user_dtype(dtype)
         if dtype.kind not in "fc":
             raise ValueError(f"dtype argument to jnp.std must be inexact; got {dtype}")
-    return lax.sqrt(_var(a, axis, dtype, correction, keepdims, where, mean))
+    return lax.sqrt(var(a, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims,
+                        where=where, mean=mean))
 
 
 def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
     """Peak to peak: ``max - min``."""
     a = _ensure_array("ptp", a)
+    return _ptp(a, _axes_hashable(axis), out, keepdims)
+
+
+@inner_jit(static_argnames=("axis", "keepdims"))
+def _ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
     return lax.sub(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
+@inner_jit(static_argnames=("axis", "keepdims"))
 def count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     a = _ensure_array("count_nonzero", a)
     return sum(lax.ne(a, _constant_like(a, 0)), axis, dtype=dtypes.int_dtype(),
@@ -427,11 +449,13 @@ def _cumulative_reduction(name: str, lax_fn: Callable, a: Any, axis: int | None,
     return lax.convert_element_type(result, result_dtype)
 
 
+@inner_jit(static_argnames=("axis", "dtype"))
 def cumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
     """Running sum along ``axis`` (the flattened array if axis is None)."""
     return _cumulative_reduction("cumsum", lax.cumsum, a, axis, dtype)
 
 
+@inner_jit(static_argnames=("axis", "dtype"))
 def cumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
     """Running product along ``axis`` (the flattened array if axis is None)."""
     return _cumulative_reduction("cumprod", lax.cumprod, a, axis, dtype)
@@ -474,6 +498,7 @@ __all__ = ["sum", "prod", "max", "min", "amax", "amin", "all", "any", "mean", "v
            "cumulative_sum", "cumulative_prod"]
 
 
+@inner_jit(static_argnames=("equal_nan",))
 def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
              equal_nan: bool = False) -> Any:
     """True if every pair of elements is ``isclose``."""

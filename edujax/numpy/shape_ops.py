@@ -16,6 +16,7 @@ from edujax import core, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy import creation
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis,
                                canonicalize_shape, check_arraylike, ensure_array, index_tuple,
                                promote_dtypes)
@@ -137,16 +138,19 @@ def _atleast(name: str, ndmin: int, arys: tuple) -> Any:
     return out[0] if len(out) == 1 else out
 
 
+@inner_jit
 def atleast_1d(*arys: Any) -> Any:
     """Scalars become 1-D arrays; arrays are left alone."""
     return _atleast("atleast_1d", 1, arys)
 
 
+@inner_jit
 def atleast_2d(*arys: Any) -> Any:
     """Scalars and vectors get leading size-1 axes until they are 2-D."""
     return _atleast("atleast_2d", 2, arys)
 
 
+@inner_jit
 def atleast_3d(*arys: Any) -> Any:
     """NumPy's rule: a vector of length n becomes (1, n, 1), a matrix (m, n, 1)."""
     check_arraylike("atleast_3d", *arys)
@@ -375,9 +379,10 @@ def _take_slices(a: Any, index: np.ndarray, axis: int) -> Any:
 def flip(m: Any, axis: Any = None) -> Any:
     """Reverse the order of the elements along ``axis`` (all axes by default)."""
     a = ensure_array("flip", m)
-    return _flip(a, axis)
+    return _flip(a, tuple(axis) if isinstance(axis, list) else axis)
 
 
+@inner_jit(static_argnames=("axis",))
 def _flip(a: Any, axis: Any) -> Any:
     if axis is None:
         return lax.rev(a, tuple(range(np.ndim(a))))
@@ -398,7 +403,12 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), np.shape(a))
     axes = tuple(canonicalize_axis(ax, np.ndim(a)) for ax in index_tuple(axis))
-    for ax, s in zip(*np.broadcast_arrays(axes, index_tuple(shift))):
+    return _roll_static(a, tuple(index_tuple(shift)), axes)
+
+
+@inner_jit(static_argnums=(1, 2))
+def _roll_static(a: Any, shift: tuple, axes: tuple) -> Any:
+    for ax, s in zip(*np.broadcast_arrays(axes, shift)):
         n = np.shape(a)[ax]
         if n == 0:
             continue
@@ -408,6 +418,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     return a
 
 
+@inner_jit(static_argnames=("k", "axes"))
 def rot90(m: Any, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     """Rotate by 90 degrees ``k`` times, from the first axis toward the second."""
     a = ensure_array("rot90", m)

@@ -14,6 +14,7 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import ravel
 from edujax.numpy.ufuncs import _where
@@ -25,6 +26,7 @@ def _ensure_array(name: str, a: Any) -> Any:
     return asarray(a)
 
 
+@inner_jit(static_argnames=("axis", "kind", "order", "stable", "descending"))
 def sort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = None,
          stable: bool = True, descending: bool = False) -> Any:
     """Sorted copy of ``a`` (NaNs last); ``axis=None`` sorts the flattened array."""
@@ -41,6 +43,7 @@ def sort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = None,
     return lax.rev(out, (axis,)) if descending else out
 
 
+@inner_jit(static_argnames=("axis", "kind", "order", "stable", "descending", "dtype"))
 def argsort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = None,
             stable: bool = True, descending: bool = False, dtype: Any = None) -> Any:
     """Indices that would sort ``a`` (stable: equal elements keep their order).

@@ -23,6 +23,7 @@ from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.lax import special as lax_special
 from edujax.numpy.complex_numbers import imag, iscomplexobj, real
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -170,6 +171,7 @@ def reciprocal(x: Any, /) -> Any:
     return lax.integer_pow(x, -1)
 
 
+@inner_jit
 def floor_divide(x1: Any, x2: Any, /) -> Any:
     """Division rounded down (Python's ``//``).
 
@@ -184,43 +186,27 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
         return lax.div(x1, x2)
     if kind == "i":
         quotient = lax.div(x1, x2)
-        different_signs = lax.ne(lax.sign(x1), lax.sign(x2))
-        has_remainder = lax.ne(lax.rem(x1, x2), _scalar_like(x1, 0))
-        select = _broadcast_like(lax.bitwise_and(different_signs, has_remainder), quotient)
-        return lax.select(select, lax.sub(quotient, _scalar_like(quotient, 1)), quotient)
+        select = logical_and(not_equal(lax.sign(x1), lax.sign(x2)),
+                             not_equal(lax.rem(x1, x2), 0))
+        return _where(select, subtract(quotient, 1), quotient)
     if kind == "c":
         raise TypeError("floor_divide does not support complex-valued inputs")
     return _float_divmod(x1, x2)[0]
 
 
-def _scalar_like(x: Any, value: Any) -> Any:
-    """``value`` as jnp would promote it against ``x`` (``x - 1`` keeps x's weak type)."""
-    return lax._convert_element_type(value, *dtypes.dtype_and_weak(x))
-
-
-def _broadcast_like(x: Any, like: Any) -> Any:
-    """``x`` broadcast to the shape of ``like`` (lax.select wants equal shapes)."""
-    shape = np.shape(like)
-    if np.shape(x) == shape:
-        return x
-    return lax.broadcast_in_dim(x, shape, range(len(shape) - np.ndim(x), len(shape)))
-
-
 def _float_divmod(x1: Any, x2: Any) -> tuple[Any, Any]:
     """Python's float ``divmod`` (CPython's float_divmod): a floored quotient and a
     remainder with the sign of the divisor, built from the truncated lax.rem."""
-    zero = _scalar_like(x1, 0)
     mod = lax.rem(x1, x2)
-    x1_corrected = lax.sub(x1, lax.select(_broadcast_like(lax.eq(x2, zero), mod),
-                                          lax.full_like(mod, 0), mod))
+    x1_corrected = _where(equal(x2, 0), x1, lax.sub(x1, mod))
     div = lax.div(x1_corrected, x2)
-    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.sign(x2), lax.sign(mod)))
-    fix = _broadcast_like(fix, div)
-    mod = lax.select(_broadcast_like(fix, mod), lax.add(mod, _broadcast_like(x2, mod)), mod)
-    div = lax.select(fix, lax.sub(div, _scalar_like(div, 1)), div)
+    fix = lax.bitwise_and(not_equal(mod, 0), not_equal(lax.sign(x2), lax.sign(mod)))
+    mod = lax.select(fix, add(mod, x2), mod)
+    div = lax.select(fix, subtract(div, 1.0), div)
     return lax.round(div), mod
 
 
+@inner_jit
 def remainder(x1: Any, x2: Any, /) -> Any:
     """Remainder with the sign of the divisor (Python's ``%``), from lax.rem (C's fmod).
 
@@ -229,18 +215,18 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     x1, x2 = promote_args_numeric("remainder", x1, x2)
     zero = _constant_like(x1, 0)
     if _dtype(x2).kind in "iu":
-        x2 = lax.select(lax.eq(x2, _lax_const(x2, 0)), lax.full_like(x2, 1), x2)
+        x2 = _where(equal(x2, 0), _ones(x2), x2)
     trunc_mod = lax.rem(x1, x2)
     trunc_mod_not_zero = lax.ne(trunc_mod, zero)
     do_plus = lax.bitwise_and(lax.ne(lax.lt(trunc_mod, zero), lax.lt(x2, zero)),
                               trunc_mod_not_zero)
-    return lax.select(_broadcast_like(do_plus, trunc_mod),
-                      lax.add(trunc_mod, _broadcast_like(x2, trunc_mod)), trunc_mod)
+    return lax.select(do_plus, lax.add(trunc_mod, x2), trunc_mod)
 
 
 mod = remainder
 
 
+@inner_jit
 def fmod(x1: Any, x2: Any, /) -> Any:
     """Remainder with the sign of the dividend (C's fmod); integer x % 0 gives 0."""
     x1, x2 = _ensure_arraylike("fmod", x1, x2)
@@ -249,6 +235,7 @@ def fmod(x1: Any, x2: Any, /) -> Any:
     return lax.rem(*promote_args_numeric("fmod", x1, x2))
 
 
+@inner_jit
 def divmod(x1: Any, x2: Any, /) -> tuple:
     """``(x1 // x2, x1 % x2)``."""
     x1, x2 = promote_args_numeric("divmod", x1, x2)
@@ -324,7 +311,7 @@ sinh = _unary("sinh", lax.sinh, promote_args_inexact)
 cosh = _unary("cosh", lax.cosh, promote_args_inexact)
 tanh = _unary("tanh", lax.tanh, promote_args_inexact)
 arcsinh = _unary("arcsinh", lax.asinh, promote_args_inexact)
-arccosh = _unary("arccosh", lax.acosh, promote_args_inexact)
+arccosh = inner_jit(_unary("arccosh", lax.acosh, promote_args_inexact))
 arctanh = _unary("arctanh", lax.atanh, promote_args_inexact)
 
 
@@ -346,6 +333,7 @@ def logaddexp(x1: Any, x2: Any, /) -> Any:
     return lax_special.logaddexp(x1, x2)
 
 
+@inner_jit
 def hypot(x1: Any, x2: Any, /) -> Any:
     """``sqrt(x1**2 + x2**2)`` computed as ``big * sqrt(1 + (small/big)**2)``, which
     neither overflows nor underflows where the plain formula would."""
@@ -356,9 +344,10 @@ def hypot(x1: Any, x2: Any, /) -> Any:
     x1, x2 = lax.abs(x1), lax.abs(x2)
     idx_inf = lax.bitwise_or(_isposinf(x1), _isposinf(x2))
     big, small = maximum(x1, x2), minimum(x1, x2)
-    safe_big = _where(equal(big, 0), _ones(big), big)
-    ratio = lax.div(small, safe_big)
-    out = _where(equal(big, 0), big, multiply(big, lax.sqrt(add(1, lax.square(ratio)))))
+    # (in JAX's order: the outer where's condition is computed before the inner one's)
+    big_is_zero = equal(big, 0)
+    ratio = lax.div(small, _where(equal(big, 0), _ones(big), big))
+    out = _where(big_is_zero, big, multiply(big, lax.sqrt(add(1, lax.square(ratio)))))
     return _where(idx_inf, _lax_const(out, np.inf), out)
 
 
@@ -397,6 +386,7 @@ floor = _rounding("floor", lax.floor)
 ceil = _rounding("ceil", lax.ceil)
 
 
+@inner_jit
 def trunc(x: Any) -> Any:
     """Round toward zero: ceil for negative values, floor for the others."""
     x, = _ensure_arraylike("trunc", x)
@@ -405,6 +395,7 @@ def trunc(x: Any) -> Any:
     return _where(lax.lt(x, _lax_const(x, 0)), lax.ceil(x), lax.floor(x))
 
 
+@inner_jit
 def rint(x: Any, /) -> Any:
     """Round half to even; integers and bools become floats (as in NumPy)."""
     x, = _ensure_arraylike("rint", x)
@@ -413,6 +404,7 @@ def rint(x: Any, /) -> Any:
     return lax.round(x, 1)
 
 
+@inner_jit(static_argnames=("decimals",))
 def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     """Round half to even to ``decimals`` places (``x * 10**d``, round, divide back).
 
@@ -441,7 +433,10 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     return lax.convert_element_type(out, dtype) if dtype == np.float16 else out
 
 
-around = round
+@inner_jit(static_argnames=("decimals",))
+def around(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """The same as ``round`` (JAX jits it separately, so it shows as its own ``jit``)."""
+    return round(a, decimals, out)
 
 # ---------------------------------------------------------------- comparisons and logic
 equal = _binary("equal", lax.eq)
@@ -497,6 +492,7 @@ def isfinite(x: Any, /) -> Any:
     return lax.full_like(x, True, dtypes.bool_)
 
 
+@inner_jit
 def isinf(x: Any, /) -> Any:
     x, = _ensure_arraylike("isinf", x)
     if _dtype(x).kind == "f":
@@ -511,25 +507,27 @@ def isnan(x: Any, /) -> Any:
     return _isnan(x)
 
 
+@inner_jit
 def signbit(x: Any, /) -> Any:
-    """True where the sign bit is set, so also for -0.0.
+    """True where the sign bit is set, so also for -0.0 and -nan.
 
-    NB: JAX reads the bit itself (``bitcast_convert_type``); we tell -0.0 from
-    0.0 by the sign of ``1/x`` instead, which needs no bit-level primitive.
+    A float's bits are read as an integer of the same width (``bitcast_convert_type``);
+    shifting right by all but one bit leaves the sign, 0 or -1.
     """
     x, = promote_args("signbit", x)
-    kind = _dtype(x).kind
-    if kind == "c":
-        raise ValueError(f"jax.numpy.signbit is not well defined for {_dtype(x)}")
-    if kind in "iu":
+    dtype = _dtype(x)
+    if dtype.kind in "iu":
         return lax.lt(x, _constant_like(x, 0))
-    if kind == "b":
+    if dtype.kind == "b":
         return lax.full_like(x, False, dtypes.bool_)
-    zero = _constant_like(x, 0)
-    negative_zero = lax.lt(lax.div(_constant_like(x, 1), x), zero)
-    return lax.select(lax.eq(x, zero), negative_zero, lax.lt(x, zero))
+    if dtype.kind != "f":
+        raise ValueError(f"jax.numpy.signbit is not well defined for {dtype}")
+    bits = np.finfo(dtype).bits
+    as_int = lax.bitcast_convert_type(x, np.dtype(f"int{bits}"))
+    return lax.convert_element_type(right_shift(as_int, bits - 1), np.bool_)
 
 
+@inner_jit
 def copysign(x1: Any, x2: Any, /) -> Any:
     """``|x1|`` with the sign of ``x2``."""
     x1, x2 = promote_args_inexact("copysign", x1, x2)
@@ -538,6 +536,7 @@ def copysign(x1: Any, x2: Any, /) -> Any:
     return _where(signbit(x2), lax.neg(lax.abs(x1)), lax.abs(x1))
 
 
+@inner_jit
 def heaviside(x1: Any, x2: Any, /) -> Any:
     """The step function: 0 below zero, 1 above, and ``x2`` at zero."""
     x1, x2 = _ensure_arraylike("heaviside", x1, x2)
@@ -548,6 +547,7 @@ def heaviside(x1: Any, x2: Any, /) -> Any:
 
 
 # ---------------------------------------------------------------- selection
+@inner_jit
 def _where(condition: Any, x: Any, y: Any) -> Any:
     """Three-argument where: a non-bool condition is compared with zero, x and y are
     promoted to one dtype, and all three are broadcast to one shape for lax.select."""
@@ -570,6 +570,7 @@ def _broadcast_arrays(*args: Any) -> list:
             for a, s in zip(args, shapes)]
 
 
+@inner_jit
 def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     """Limit values to [min, max]: maximum with ``min``, then minimum with ``max``.
 
@@ -591,16 +592,18 @@ def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
     return asarray(arr)
 
 
+@inner_jit(static_argnames=("equal_nan",))
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08,
             equal_nan: bool = False) -> Any:
     """``|a - b| <= atol + rtol * |b|`` elementwise (infinities must match exactly)."""
-    promote_args("isclose", a, b)
+    a, b = promote_args("isclose", a, b)
     a, b = promote_args_inexact("isclose", a, b)
     dtype = dtypes.dtype_and_weak(a)[0]
     dtype = np.abs(np.zeros((), dtype)).dtype  # tolerances of complex numbers are real
     rtol = lax.convert_element_type(rtol, dtype)
     atol = lax.convert_element_type(atol, dtype)
     both_nan = logical_and(isnan(a), isnan(b))
+    check_fin = isfinite(b)
     in_range = lax.le(lax.abs(lax.sub(a, b)), lax.add(atol, lax.mul(rtol, lax.abs(b))))
-    out = logical_or(lax.eq(a, b), logical_and(isfinite(b), in_range))
+    out = logical_or(lax.eq(a, b), logical_and(check_fin, in_range))
     return logical_or(out, both_nan) if equal_nan else out
