@@ -48,6 +48,27 @@ from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, ar
                                  tanh, true_divide, trunc)
 from edujax.numpy.ufuncs import isclose
 from edujax.numpy.util import broadcast_shapes, broadcast_to
+# -- jnp breadth (issue 17): more ufuncs, Array API names, NaN reductions, ...
+from edujax.numpy.more_ufuncs import (fabs, fmax, fmin, gcd, isneginf, isposinf, lcm, ldexp,
+                                      logaddexp2, modf, nan_to_num, sinc)
+from edujax.numpy.array_api_names import (ComplexWarning, acos, acosh, asin, asinh, astype, atan,
+                                          atan2, atanh, bitwise_invert, bitwise_left_shift,
+                                          bitwise_right_shift, can_cast, character, concat,
+                                          flexible, get_printoptions, isdtype, iterable,
+                                          matrix_transpose, object_, pow, printoptions,
+                                          set_printoptions, unstack)
+from edujax.numpy.nan_reductions import (nanargmax, nanargmin, nancumprod, nancumsum, nanmax,
+                                         nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
+from edujax.numpy.scalar_types import bool_ as bool, float32 as single, float64 as double
+from edujax.numpy.scalar_types import uint64 as uint
+from edujax.numpy.differences import diff, ediff1d, gradient, trapezoid
+from edujax.numpy.statistics import (corrcoef, cov, median, nanmedian, nanpercentile,
+                                     nanquantile, percentile, quantile)
+from edujax.numpy.functional import (apply_along_axis, apply_over_axes, fromfunction, piecewise,
+                                     vectorize)
+from edujax.numpy.padding import pad
+from edujax.numpy.editing import (append, choose, compress, delete, extract, insert,
+                                  put_along_axis, select, take, take_along_axis)
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
