@@ -167,3 +167,48 @@ def lcm(x1: Any, x2: Any, /) -> Any:
     zero = _lax_const(d, 0)
     return _where(lax.eq(d, zero), zero,
                   ufuncs.absolute(ufuncs.multiply(x1, ufuncs.floor_divide(x2, d))))
+
+
+# ---------------------------------------------------------------- the bits of a float
+_INT_OF_SIZE = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def frexp(x: Any, /) -> tuple[Any, Any]:
+    """(mantissa, exponent) with ``x == mantissa * 2**exponent`` and
+    ``0.5 <= |mantissa| < 1``, read from the float's bits: the exponent field, minus the
+    bias, and the mantissa with its exponent field replaced by the bias's. Subnormal
+    numbers are first scaled up so that they have an exponent field to read."""
+    x, = promote_args_inexact("frexp", x)
+    dtype = _dtype(x)
+    if dtype.kind == "c":
+        raise TypeError("frexp does not support complex-valued inputs")
+    info = np.finfo(dtype)
+    int_type = np.dtype(_INT_OF_SIZE[dtype.itemsize])
+    mask = (1 << info.nexp) - 1
+    bias = 1 - info.minexp
+    tiny = lax.lt(lax.abs(x), _lax_const(x, info.tiny))
+    scaled = _where(tiny, x * _lax_const(x, float(1 << info.nmant)), x)
+    bits = lax.bitcast_convert_type(scaled, int_type)
+    exponent = _where(tiny, np.asarray(-info.nmant, int_type)[()], np.asarray(0, int_type)[()])
+    c = lambda v: np.asarray(v, int_type)[()]  # noqa: E731  (an integer constant of the width)
+    exponent = exponent + (lax.bitwise_and(lax.shift_right_arithmetic(bits, c(info.nmant)),
+                                           c(mask)) - c(bias) + c(1))
+    bits = lax.bitwise_and(bits, c(~(mask << info.nmant)))
+    bits = lax.bitwise_or(bits, c((bias - 1) << info.nmant))
+    mantissa = lax.bitcast_convert_type(bits, dtype)
+    special = ufuncs.isinf(x) | _isnan(x) | lax.eq(x, _lax_const(x, 0))
+    exponent = _where(special, c(0), exponent)
+    return _where(special, x, mantissa), lax.convert_element_type(exponent, np.int32)
+
+
+def spacing(x: Any, /) -> Any:
+    """The distance from ``x`` to the next float away from zero (NumPy's ``spacing``)."""
+    x, = promote_args_inexact("spacing", x)
+    if _dtype(x).kind == "c":
+        raise ValueError("jnp.spacing is not defined for complex inputs.")
+    inf = _lax_const(x, np.inf)
+    if _dtype(x) == np.float16:
+        return lax.nextafter(x, inf) - x
+    result = lax.nextafter(x, ufuncs.copysign(inf, x)) - x
+    smallest_subnormal = np.finfo(_dtype(x)).smallest_subnormal
+    return _where(result == 0, ufuncs.copysign(smallest_subnormal, x), result)
