@@ -6,7 +6,8 @@
 * writing into copies: fill_diagonal, place, put (``inplace=False`` is required: JAX
   arrays are immutable);
 * matrix-vector products: matvec, vecmat;
-* comparing and printing: array_equiv, array_repr, array_str.
+* comparing and printing: array_equiv, array_repr, array_str;
+* bits: bitwise_count, packbits, unpackbits.
 """
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ from edujax.numpy.products import matmul
 from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, stack,
                                     swapaxes, tile)
 from edujax.numpy.sorting import argsort
-from edujax.numpy.ufuncs import _where, clip, equal, log10, power, sign
-from edujax.numpy.util import canonicalize_axis, check_arraylike, ensure_array, ensure_arraylike
+from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, power,
+                                 sign)
+from edujax.numpy.util import (canonicalize_axis, check_arraylike, ensure_array, ensure_arraylike,
+                               promote_args_numeric)
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -378,3 +381,69 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
+
+
+# ---------------------------------------------------------------- bits
+def bitwise_count(x: Any, /) -> Any:
+    """The number of 1 bits in ``|x|``, as uint8. Counted one bit position at a time
+    (XLA has a primitive for this, ``population_count``; edujax has no such primitive)."""
+    x, = promote_args_numeric("bitwise_count", x)
+    if _dtype(x).kind not in "iu":
+        raise TypeError(f"population_count does not accept dtype {_dtype(x)}. Accepted dtypes "
+                        "are subtypes of integer.")
+    x = lax.abs(x) if _dtype(x).kind == "i" else x
+    bits = np.dtype(_dtype(x)).itemsize * 8
+    one = np.asarray(1, _dtype(x))[()]
+    count = lax.full_like(x, 0, dtype=np.uint8)
+    for i in range(bits):
+        bit = lax.bitwise_and(lax.shift_right_logical(x, np.asarray(i, _dtype(x))[()]), one)
+        count = lax.add(count, lax.convert_element_type(bit, np.uint8))
+    return count
+
+
+def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
+    """Pack the truth values of ``a`` into bytes, 8 per uint8 (padding with 0 bits)."""
+    arr = ensure_array("packbits", a)
+    if _dtype(arr).kind not in "iub":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    if bitorder not in ["little", "big"]:
+        raise ValueError("'order' must be either 'little' or 'big'")
+    arr = lax.convert_element_type(lax.ne(arr, np.zeros((), _dtype(arr))[()]), np.uint8)
+    bits = arange(8, dtype=np.uint8)
+    if bitorder == "big":
+        bits = bits[::-1]
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    arr = swapaxes(arr, axis, -1)
+    remainder = arr.shape[-1] % 8
+    if remainder:
+        arr = lax.pad(arr, np.uint8(0), (arr.ndim - 1) * [(0, 0, 0)] + [(0, 8 - remainder, 0)])
+    arr = arr.reshape(arr.shape[:-1] + (arr.shape[-1] // 8, 8))
+    packed = reductions.sum(left_shift(arr, bits), axis=-1, dtype=np.uint8)
+    return swapaxes(packed, axis, -1)
+
+
+def unpackbits(a: Any, axis: int | None = None, count: int | None = None,
+               bitorder: str = "big") -> Any:
+    """Unpack each uint8 of ``a`` into its 8 bits (0 or 1), most significant first
+    unless ``bitorder="little"``."""
+    arr = ensure_array("unpackbits", a)
+    if _dtype(arr) != np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    if bitorder not in ["little", "big"]:
+        raise ValueError("'order' must be either 'little' or 'big'")
+    bits = left_shift(np.uint8(1), arange(8, dtype=np.uint8))
+    if bitorder == "big":
+        bits = bits[::-1]
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    arr = swapaxes(arr, axis, -1)
+    unpacked = lax.convert_element_type(bitwise_and(arr[..., None], bits) > 0, np.uint8)
+    unpacked = unpacked.reshape(unpacked.shape[:-2] + (-1,))
+    if count is not None:
+        if count > unpacked.shape[-1]:
+            unpacked = lax.pad(unpacked, np.uint8(0), (unpacked.ndim - 1) * [(0, 0, 0)]
+                               + [(0, count - unpacked.shape[-1], 0)])
+        else:
+            unpacked = unpacked[..., :count]
+    return swapaxes(unpacked, axis, -1)

@@ -583,6 +583,50 @@ MISC = {
     "array_repr_str": "out = (jnp.array_repr(jnp.array([1.5, 2.])), jnp.array_str(jnp.array([1, 2])))",
 }
 
-_ALL = [UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
+F2 = "f = jnp.frompyfunc(lambda a, b: a * b + 1, nin=2, nout=1, identity=0)\n"
+UFUNC_CLASS = {
+    "frompyfunc": F2 + "out = (repr(f), f.nin, f.nout, f.nargs, f.identity, f(jnp.arange(3), 2))",
+    "frompyfunc_outer": F2 + "out = f.outer(jnp.arange(2), jnp.arange(3))",
+    "frompyfunc_reduce": F2 + "out = (f.reduce(jnp.arange(1, 5)), f.accumulate(jnp.arange(1, 5)))",
+    "frompyfunc_reduce_axis": "g = jnp.frompyfunc(lambda a, b: a + 2 * b, 2, 1)\nout = g.reduce(jnp.arange(6).reshape(2, 3), axis=1, keepdims=True)",
+    "frompyfunc_reduce_empty": "g = jnp.frompyfunc(lambda a, b: a + b, 2, 1)\nout = g.reduce(jnp.ones(0))",
+    "frompyfunc_at": F2 + "out = f.at(jnp.zeros(4, int), jnp.array([0, 0, 2]), 3, inplace=False)",
+    "frompyfunc_at_inplace": F2 + "out = f.at(jnp.zeros(4, int), jnp.array([0]), 3)",
+    "frompyfunc_reduceat": F2 + "out = f.reduceat(jnp.arange(1, 7), jnp.array([0, 2, 5]))",
+    "frompyfunc_unary_reduce": "out = jnp.frompyfunc(lambda a: a * 2, 1, 1).reduce(jnp.ones(3))",
+    "frompyfunc_unary_call": "out = jnp.frompyfunc(lambda a: a * 2, 1, 1)(jnp.arange(3.))",
+    "frompyfunc_jit": F2 + "out = jax.jit(f.reduce)(jnp.arange(1, 4))",
+    "ufunc_class": "out = jnp.ufunc(lambda x, y: x - y, 2, 1, name='minus')(5, jnp.arange(3))",
+    "ufunc_grad": "g = jnp.frompyfunc(lambda a, b: a * b, 2, 1, identity=1)\nout = jax.grad(lambda x: g.reduce(x))(jnp.array([1., 2., 3.]))",
+}
+
+BITS = {
+    "bitwise_count": "out = jnp.bitwise_count(jnp.array([7, -1, 255, 0], jnp.int32))",
+    "bitwise_count_uint8": "out = jnp.bitwise_count(jnp.array([255, 3], jnp.uint8))",
+    "bitwise_count_bool": "out = jnp.bitwise_count(jnp.array([True, False]))",
+    "bitwise_count_weak": "out = jnp.bitwise_count(5)",
+    "bitwise_count_float": "out = jnp.bitwise_count(jnp.array([1.]))",
+    "packbits": "out = jnp.packbits(jnp.array([1, 0, 1, 1, 0, 0, 0, 0, 1]))",
+    "packbits_little": "out = jnp.packbits(jnp.array([True, False, True]), bitorder='little')",
+    "packbits_axis": "out = jnp.packbits(jnp.array([[1, 0, 1], [0, 1, 1]]), axis=0)",
+    "packbits_float": "out = jnp.packbits(jnp.array([1.]))",
+    "unpackbits": "out = jnp.unpackbits(jnp.array([5, 255], jnp.uint8))",
+    "unpackbits_count": "out = (jnp.unpackbits(jnp.array([5], jnp.uint8), count=3), jnp.unpackbits(jnp.array([5], jnp.uint8), count=10, bitorder='little'))",
+    "unpackbits_axis": "out = jnp.unpackbits(jnp.array([[2], [7]], jnp.uint8), axis=1)",
+    "unpackbits_int": "out = jnp.unpackbits(jnp.array([5]))",
+}
+
+EINSUM_SUBLISTS = {
+    "einsum_sublist_matvec": "out = jnp.einsum(jnp.arange(6.).reshape(2, 3), [0, 1], jnp.ones(3), [1], [0])",
+    "einsum_sublist_implicit": "out = jnp.einsum(jnp.arange(6.).reshape(2, 3), [0, 1], jnp.arange(3.), [1])",
+    "einsum_sublist_ellipsis": "out = jnp.einsum(jnp.arange(12.).reshape(2, 2, 3), [Ellipsis, 1], jnp.ones(3), [1], [Ellipsis])",
+    "einsum_sublist_trace": "out = jnp.einsum(jnp.arange(9).reshape(3, 3), [0, 0])",
+    "einsum_sublist_outer": "out = jnp.einsum(jnp.array([1, 2]), [0], jnp.array([3, 4, 5]), [1], [1, 0])",
+    "einsum_sublist_capital": "out = jnp.einsum(jnp.ones((2, 2)), [30, 40], [40])",
+    "einsum_sublist_bad": "out = jnp.einsum(jnp.ones(2), ['a'])",
+    "einsum_sublist_grad": "out = jax.grad(lambda a: jnp.einsum(a, [0, 1], jnp.ones(2), [1], [0]).sum())(jnp.eye(2))",
+}
+
+_ALL = [UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
         INDEX_TRICKS, SET_OPS, HISTOGRAMS, SIGNAL, POLYNOMIALS, MISC]
 CASES = {name: HELPER + code for group in _ALL for name, code in group.items()}
