@@ -183,7 +183,9 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
-ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
+# x's tangent passes through unchanged, stretched to the output's shape (that of x and y
+# broadcast together: x may be the smaller one, as in ``x % y`` with shapes (3,) and (2, 1))
+ad.defjvp(rem_p, lambda g, x, y: _broadcast_to_shape(g, _result_shape(x, y)),
           lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
                                                       floor(abs(div(x, y))))))
 
@@ -532,7 +534,19 @@ def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
 
 def _broadcast_like(t: Any, like: Any) -> Any:
     """``t`` stretched to ``like``'s shape (lax ops broadcast size-1 dims and scalars)."""
-    shape = core.get_aval(like).shape
+    return _broadcast_to_shape(t, core.get_aval(like).shape)
+
+
+def _result_shape(x: Any, y: Any) -> tuple[int, ...]:
+    """The shape of a binary lax op's result: scalars and size-1 dims stretch."""
+    x_shape, y_shape = core.get_aval(x).shape, core.get_aval(y).shape
+    if not x_shape or not y_shape:
+        return x_shape or y_shape
+    return tuple(max(a, b) for a, b in zip(x_shape, y_shape))
+
+
+def _broadcast_to_shape(t: Any, shape: tuple[int, ...]) -> Any:
+    """``t`` stretched to ``shape`` (its scalars and size-1 dims)."""
     t_shape = core.get_aval(t).shape
     if t_shape == shape:
         return t

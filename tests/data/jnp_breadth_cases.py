@@ -47,6 +47,8 @@ UFUNCS = {
     "nan_to_num_int": "out = jnp.nan_to_num(jnp.array([1, 2]))",
     "nan_to_num_weak": "out = jnp.nan_to_num(jnp.nan)",
     "nan_to_num_f16": "out = jnp.nan_to_num(jnp.array([jnp.inf], jnp.float16))",
+    "mod_broadcast_grad": "out = jax.grad(lambda x, y: (x % y).sum(), argnums=(0, 1))(jnp.array([1.3, 2.5, -0.7]), jnp.array([[0.9], [2.1]]))",
+    "fmod_broadcast_jvp": "out = jax.jvp(lambda x: jnp.fmod(x, jnp.array([[0.9], [2.1]])), (jnp.array([1.3, 2.5, -0.7]),), (jnp.ones(3),))",
     "nan_to_num_grad": "out = jax.grad(lambda x: jnp.nan_to_num(x).sum())(jnp.array([1., jnp.inf]))",
     "modf": "out = jnp.modf(jnp.array([1.5, -2.25, 3.]))",
     "modf_int": "out = jnp.modf(jnp.array([3, -4]))",
