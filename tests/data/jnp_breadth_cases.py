@@ -626,6 +626,9 @@ EINSUM_SUBLISTS = {
     "einsum_sublist_outer": "out = jnp.einsum(jnp.array([1, 2]), [0], jnp.array([3, 4, 5]), [1], [1, 0])",
     "einsum_sublist_capital": "out = jnp.einsum(jnp.ones((2, 2)), [30, 40], [40])",
     "einsum_sublist_bad": "out = jnp.einsum(jnp.ones(2), ['a'])",
+    "einsum_path": "out = jnp.einsum_path('ij,jk,kl->il', jnp.ones((2, 3)), jnp.ones((3, 4)), jnp.ones((4, 5)))[0]",
+    "einsum_path_two": "out = jnp.einsum_path('ij,jk->ik', jnp.ones((2, 3)), jnp.ones((3, 4)), optimize=False)[0]",
+    "einsum_path_one": "out = jnp.einsum_path('ii', jnp.ones((2, 2)))[0]",
     "einsum_sublist_grad": "out = jax.grad(lambda a: jnp.einsum(a, [0, 1], jnp.ones(2), [1], [0]).sum())(jnp.eye(2))",
 }
 
