@@ -258,8 +258,11 @@ def _pad_stats(array: Any, pad_width: tuple, stat_length: tuple | None,
                           axis=i, keepdims=True)
         if array.dtype.kind in "iu":
             before, after = _round(before), _round(after)
-        before = repeat(lax.convert_element_type(before, array.dtype), pad_width[i][0], axis=i)
-        after = repeat(lax.convert_element_type(after, array.dtype), pad_width[i][1], axis=i)
+        weak = dtypes.dtype_and_weak(array)[1]  # the padding keeps the array's weak type
+        before = repeat(lax._convert_element_type(before, array.dtype, weak), pad_width[i][0],
+                        axis=i)
+        after = repeat(lax._convert_element_type(after, array.dtype, weak), pad_width[i][1],
+                       axis=i)
         array = lax.concatenate([before, array, after], i)
     return array
 

@@ -170,6 +170,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         if return_counts:
             outs[-1] = _pad_to(outs[-1], size, 0)
     arrays = [Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in outs]
+    arrays[0] = Array(arrays[0]._value, dtypes.dtype_and_weak(ar)[1])  # values keep weak type
     return tuple(arrays) if len(arrays) > 1 else arrays[0]
 
 
