@@ -25,7 +25,7 @@ CASES = load("jnp_breadth_recorded.json")
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_recorded_jax(case):
-    check(case)
+    check(case, type_only=case["name"].endswith("_jit_error"))
 
 
 # ---------------------------------------------------------------- laws

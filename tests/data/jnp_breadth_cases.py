@@ -683,6 +683,22 @@ WEAK_TYPES = {
     "weak_put": W + "out = jnp.put(w, 0, 9., inplace=False)",
 }
 
-_ALL = [WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
+# under jit these need concrete values (their result's shape depends on them); the
+# messages print tracers, so tests/test_jnp_breadth.py compares only the error type
+JIT_ERRORS = {
+    "unique_values_jit_error": "out = jax.jit(jnp.unique_values)(jnp.array([1, 1, 2]))",
+    "trim_zeros_jit_error": "out = jax.jit(jnp.trim_zeros)(jnp.array([0, 1, 0]))",
+    "bincount_jit_error": "out = jax.jit(jnp.bincount)(jnp.array([0, 1]))",
+    "delete_jit_error": "out = jax.jit(jnp.delete)(jnp.arange(3), jnp.array([1]))",
+    "choose_jit_error": "out = jax.jit(lambda a: jnp.choose(a, [jnp.ones(2), jnp.zeros(2)]))(jnp.array([0, 1]))",
+    "compress_jit_error": "out = jax.jit(jnp.compress)(jnp.array([True, False]), jnp.arange(2))",
+    "ravel_multi_index_jit_error": "out = jax.jit(lambda i: jnp.ravel_multi_index((i,), (3,)))(jnp.array([1]))",
+    "union1d_jit_error": "out = jax.jit(jnp.union1d)(jnp.array([1]), jnp.array([2]))",
+    "pad_width_jit_error": "out = jax.jit(jnp.pad)(jnp.arange(3.), 1)",
+    "indices_jit_error": "out = jax.jit(jnp.indices)((2, 3))",
+    "hamming_jit_error": "out = jax.jit(jnp.hamming)(3)",
+}
+
+_ALL = [JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
         INDEX_TRICKS, SET_OPS, HISTOGRAMS, SIGNAL, POLYNOMIALS, MISC]
 CASES = {name: HELPER + code for group in _ALL for name, code in group.items()}
