@@ -81,6 +81,8 @@ SMOOTH_1D = {
     "put": lambda x: jnp.put(x, jnp.array([1, 3]), x[:2] * 3.0, inplace=False),
     "ufunc_reduce": lambda x: jnp.frompyfunc(lambda a, b: a * b + a, 2, 1).reduce(x),
     "einsum_sublist": lambda x: jnp.einsum(x, [0], x, [1], [1, 0]),
+    "i0_series": lambda x: jnp.i0(x * 12.0),
+    "i0_asymptotic": lambda x: jnp.i0(x * 2.0 + 25.0),
 }
 SMOOTH_2D = {
     "nanmin_axis": lambda m: jnp.nanmin(jnp.where(m > 1.4, jnp.nan, m), axis=0),

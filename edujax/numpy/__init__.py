@@ -88,6 +88,7 @@ from edujax.numpy.misc import (argpartition, array_equiv, array_repr, array_str,
 from edujax.numpy.misc import bitwise_count, packbits, unpackbits
 from edujax.numpy.ufunc_class import frompyfunc, ufunc
 from edujax.numpy.einsum_path import einsum_path
+from edujax.numpy.bessel import i0, kaiser
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma

@@ -699,6 +699,19 @@ JIT_ERRORS = {
     "hamming_jit_error": "out = jax.jit(jnp.hamming)(3)",
 }
 
-_ALL = [JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
+LOG = "def lg(x):\n    return (str(x.dtype), np.round(np.log(np.asarray(x, np.float64)), 4).tolist())\n"
+BESSEL = {
+    "i0": LOG + "out = lg(jnp.i0(jnp.array([0., 0.5, -3., 10., 19.9, 20.5, 50.])))",
+    "i0_int": LOG + "out = lg(jnp.i0(jnp.array([1, 2])))",
+    "i0_weak": "out = r(jnp.i0(1.5))",
+    "i0_overflow": "out = jnp.i0(jnp.array([100.]))",
+    "i0_x64": X64.format("out = (jnp.i0(jnp.array([0.75, 30.])) / jnp.array([1.1456467369, 7.816722978e11])).round(8)"),
+    "i0_grad": "out = r(jax.vmap(jax.grad(jnp.i0))(jnp.array([0., 2., -5., 25.])) / jnp.array([1., 1.5906369, -24.335642, 6.9714e9]))",
+    "kaiser": "out = r(jnp.kaiser(5, 3.))",
+    "kaiser_int_beta": "out = r(jnp.kaiser(4, 14))",
+    "kaiser_small": "out = (jnp.kaiser(1, 2.), jnp.kaiser(0, 2.))",
+}
+
+_ALL = [BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
         INDEX_TRICKS, SET_OPS, HISTOGRAMS, SIGNAL, POLYNOMIALS, MISC]
 CASES = {name: HELPER + code for group in _ALL for name, code in group.items()}
