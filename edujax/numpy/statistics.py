@@ -74,6 +74,10 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool,
     q_ndim = np.ndim(q)
     if q_ndim > 1:
         raise ValueError(f"q must be have rank <= 1, got shape {np.shape(q)}")
+    if np.shape(a)[axis] == 0 and not squash_nans:
+        # there is no element to read: JAX's gather of one element fails with this message
+        raise TypeError(f"Slice size at index {axis} in gather op is out of range, must be "
+                        f"within [0, 0 + 1), got 1.")
     low_value, high_value, high_weight = _neighbours(a, q, axis, keepdims, squash_nans)
     result = _combine(method, low_value, high_value, high_weight, _dtype(q))
     if keepdims and keepdim:

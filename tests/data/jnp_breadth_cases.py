@@ -712,6 +712,33 @@ BESSEL = {
     "kaiser_small": "out = (jnp.kaiser(1, 2.), jnp.kaiser(0, 2.))",
 }
 
-_ALL = [BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
+EDGES = {
+    "quantile_int_q": "out = jnp.quantile(jnp.array([1., 5., 3.]), 1)",
+    "quantile_int_a_weak": "out = jnp.quantile(jnp.array([1, 5, 3]), 0.25)",
+    "percentile_list_q": "out = jnp.percentile(jnp.array([1., 2.]), [10, 20])",
+    "pad_list_of_pairs": "out = jnp.pad(jnp.ones((1, 2)), [(1, 0), (0, 1)])",
+    "pad_numpy_width": "out = jnp.pad(jnp.ones(2), np.array([1, 2]))",
+    "insert_list_obj": "out = jnp.insert(jnp.arange(4), [1, 2], 5)",
+    "delete_list_obj": "out = jnp.delete(jnp.arange(4), [0, 1])",
+    "take_list": "out = jnp.take(jnp.arange(4), [0, 1])",
+    "append_list": "out = jnp.append(jnp.arange(2), [5, 6])",
+    "diff_list": "out = jnp.diff([1, 2])",
+    "median_empty": "out = jnp.median(jnp.array([]))",
+    "nanmax_empty": "out = jnp.nanmax(jnp.array([]))",
+    "nansum_empty": "out = jnp.nansum(jnp.array([]))",
+    "histogram_array_bins": "out = jnp.histogram(jnp.array([1., 2., 5.]), bins=jnp.array([0, 2, 4, 6]))",
+    "interp_xp_int": "out = jnp.interp(jnp.array([0.5]), jnp.array([0, 1]), jnp.array([0, 1]))",
+    "convolve_bool": "out = jnp.convolve(jnp.array([True, False]), jnp.array([True, True]))",
+    "polyval_list": "out = jnp.polyval([1, 2], 2)",
+    "gradient_int_spacing": "out = jnp.gradient(jnp.array([1., 2., 4.]), 2)",
+    "select_scalar_conditions": "out = jnp.select([True, False], [1, 2], 0)",
+    "nan_to_num_int_nan_arg": "out = jnp.nan_to_num(jnp.array([jnp.nan]), nan=jnp.inf)",
+    "unwrap_weak": "out = jnp.unwrap(jnp.arange(3) * 2.0)",
+    "isin_scalar": "out = jnp.isin(2, jnp.array([1, 2]))",
+    "bincount_weights_int": "out = jnp.bincount(jnp.array([0, 1, 1]), weights=jnp.array([1, 2, 3]))",
+    "trapezoid_2d_x": "out = jnp.trapezoid(jnp.ones((2, 3)), x=jnp.array([[0., 1., 3.], [0., 2., 4.]]))",
+}
+
+_ALL = [EDGES, BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
         INDEX_TRICKS, SET_OPS, HISTOGRAMS, SIGNAL, POLYNOMIALS, MISC]
 CASES = {name: HELPER + code for group in _ALL for name, code in group.items()}
