@@ -52,6 +52,47 @@ from edujax.numpy.util import broadcast_shapes, broadcast_to
 from edujax.numpy.complex_numbers import (angle, conj, conjugate, imag, iscomplex, iscomplexobj,
                                           isreal, isrealobj, real)
 from edujax.numpy import fft
+# -- jnp breadth (issue 17): more ufuncs, Array API names, NaN reductions, ...
+from edujax.numpy.more_ufuncs import (fabs, fmax, fmin, frexp, gcd, isneginf, isposinf, lcm,
+                                      ldexp, logaddexp2, modf, nan_to_num, sinc, spacing)
+from edujax.numpy.array_api_names import (ComplexWarning, acos, acosh, asin, asinh, astype, atan,
+                                          atan2, atanh, bitwise_invert, bitwise_left_shift,
+                                          bitwise_right_shift, can_cast, character, concat,
+                                          flexible, get_printoptions, isdtype, iterable,
+                                          matrix_transpose, object_, pow, printoptions,
+                                          set_printoptions, unstack)
+from edujax.numpy.nan_reductions import (nanargmax, nanargmin, nancumprod, nancumsum, nanmax,
+                                         nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
+from edujax.numpy.scalar_types import bool_ as bool, float32 as single, float64 as double
+from edujax.numpy.scalar_types import uint64 as uint
+from edujax.numpy.differences import diff, ediff1d, gradient, trapezoid
+from edujax.numpy.statistics import (corrcoef, cov, median, nanmedian, nanpercentile,
+                                     nanquantile, percentile, quantile)
+from edujax.numpy.functional import (apply_along_axis, apply_over_axes, fromfunction, piecewise,
+                                     vectorize)
+from edujax.numpy.padding import pad
+from edujax.numpy.editing import (append, choose, compress, delete, extract, insert,
+                                  put_along_axis, select, take, take_along_axis)
+from edujax.numpy.index_tricks import (c_, diag_indices, diag_indices_from, index_exp, indices, ix_,
+                                       mask_indices, mgrid, ogrid, r_, ravel_multi_index, s_,
+                                       tril_indices, tril_indices_from, triu_indices,
+                                       triu_indices_from, unravel_index)
+from edujax.numpy.set_ops import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique_all,
+                                  unique_counts, unique_inverse, unique_values)
+from edujax.numpy.histograms import (bincount, digitize, histogram, histogram2d,
+                                     histogram_bin_edges, histogramdd)
+from edujax.numpy.signal import (bartlett, blackman, convolve, correlate, hamming, hanning, interp,
+                                 unwrap)
+from edujax.numpy.polynomials import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul,
+                                      polysub, polyval, trim_zeros, vander)
+from edujax.numpy.misc import (argpartition, array_equiv, array_repr, array_str, block, copy,
+                               cross, diagflat, dsplit, fill_diagonal, frombuffer, fromfile,
+                               fromiter, fromstring, geomspace, lexsort, load, logspace, matvec,
+                               partition, place, put, resize, rollaxis, save, savez, vecmat)
+from edujax.numpy.misc import bitwise_count, packbits, unpackbits
+from edujax.numpy.ufunc_class import frompyfunc, ufunc
+from edujax.numpy.einsum_path import einsum_path
+from edujax.numpy.bessel import i0, kaiser
 
 ndarray = Array
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma

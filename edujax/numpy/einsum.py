@@ -38,15 +38,19 @@ from typing import Any
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.numpy.einsum_sublists import sublists_to_subscripts
 from edujax.numpy.util import ensure_arraylike
 
 
 def einsum(subscripts: str, /, *operands: Any, out: None = None, optimize: Any = "auto",
            precision: Any = None, preferred_element_type: Any = None) -> Any:
     """Evaluate the Einstein summation ``subscripts`` on ``operands`` (see the module
-    docstring for the notation and the algorithm)."""
+    docstring for the notation and the algorithm; einsum_sublists.py for the form
+    ``einsum(a, [0, 1], b, [1, 2])``)."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.einsum is not supported.")
+    if not isinstance(subscripts, str):  # the sublist form: einsum(a, [0, 1], b, [1, 2])
+        subscripts, operands = sublists_to_subscripts(subscripts, *operands)
     shapes = [np.shape(op) for op in operands]
     inputs, output = parse_subscripts(subscripts, shapes)
     _check_sizes(inputs, shapes)

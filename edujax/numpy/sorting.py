@@ -166,7 +166,14 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
     if size is not None:
         fill = outs[0].min() if fill_value is None and outs[0].size else fill_value
         outs[0] = _pad_to(outs[0], size, 0 if fill is None else fill)
+        # the first-occurrence indices are padded with the first one, the counts with 0
+        # (the inverse indices keep the input's length)
+        if return_index:
+            outs[1] = _pad_to(outs[1], size, outs[1][0] if outs[1].size else 0)
+        if return_counts:
+            outs[-1] = _pad_to(outs[-1], size, 0)
     arrays = [Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in outs]
+    arrays[0] = Array(arrays[0]._value, dtypes.dtype_and_weak(ar)[1])  # values keep weak type
     return tuple(arrays) if len(arrays) > 1 else arrays[0]
 
 

@@ -1,0 +1,176 @@
+"""Functions that take functions: apply_along_axis, apply_over_axes, fromfunction,
+piecewise, vectorize.
+
+NumPy runs the user's function in a Python loop over slices. JAX (and edujax) instead
+*vmap* it: the function is traced once, on one slice, and the batching rules apply it to
+every slice at once. That is why the function must be written with jnp (it receives
+tracers), and why it runs fast under jit.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from edujax import lax
+from edujax.numpy.creation import arange
+from edujax.numpy.shape_ops import expand_dims
+from edujax.numpy.ufuncs import _where
+from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
+                               canonicalize_shape, check_arraylike, ensure_array)
+from edujax.vmap import vmap
+
+
+def apply_along_axis(func1d: Callable, axis: int, arr: Any, *args: Any, **kwargs: Any) -> Any:
+    """``func1d`` applied to every 1-D slice of ``arr`` along ``axis``: one vmap per
+    other axis (those after ``axis`` first, so their results land after it)."""
+    check_arraylike("apply_along_axis", arr)
+    num_dims = np.ndim(arr)
+    axis = canonicalize_axis(axis, num_dims)
+
+    def func(x):
+        return func1d(x, *args, **kwargs)
+    for i in range(1, num_dims - axis):
+        func = vmap(func, in_axes=i, out_axes=-1)
+    for _ in range(axis):
+        func = vmap(func, in_axes=0, out_axes=0)
+    return func(arr)
+
+
+def apply_over_axes(func: Callable, a: Any, axes: Sequence[int]) -> Any:
+    """``func(a, axis)`` for each axis in turn, keeping the reduced axes (as size 1)."""
+    a = ensure_array("apply_over_axes", a)
+    for axis in axes:
+        b = func(a, axis=axis)
+        if np.ndim(b) == np.ndim(a):
+            a = b
+        elif np.ndim(b) == np.ndim(a) - 1:
+            a = expand_dims(b, axis)
+        else:
+            raise ValueError("function is not returning an array of the correct shape")
+    return a
+
+
+def fromfunction(function: Callable, shape: Any, *, dtype: Any = float, **kwargs: Any) -> Any:
+    """``function(i, j, ...)`` evaluated on every index of ``shape``. NumPy passes whole
+    index grids; here the function is vmapped over one ``arange`` per axis."""
+    shape = canonicalize_shape(shape)
+    function = functools.partial(function, **kwargs) if kwargs else function
+    for i in range(len(shape)):
+        in_axes = [0 if i == j else None for j in range(len(shape))]
+        function = vmap(function, in_axes=tuple(in_axes[::-1]))
+    return function(*(arange(s, dtype=dtype) for s in shape))
+
+
+def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Any:
+    """``funclist[i](x)`` where ``condlist[i]`` holds (the last true condition wins); with
+    one more function than conditions, the last one gives the value where none holds
+    (else 0). Constants are allowed in place of functions.
+
+    NB: JAX evaluates every function on every element and chooses afterwards with
+    ``lax.switch`` under vmap; we do the same with a ``where`` per branch, which gives the
+    same values and gradients (the branches' NaNs where they are not chosen do not leak).
+    """
+    x = ensure_array("piecewise", x)
+    conditions = [ensure_array("piecewise", c) for c in condlist]
+    nc, nf = len(conditions), len(funclist)
+    if nf == nc + 1:
+        branches, default = list(funclist[:-1]), funclist[-1]
+    elif nf == nc:
+        branches, default = list(funclist), 0
+    else:
+        raise ValueError(f"with {nc} condition(s), either {nc} or {nc + 1} functions are "
+                         f"expected; got {nf}")
+    out = _branch_value(default, x, args, kw)
+    for cond, f in zip(conditions, branches):
+        out = _where(lax.convert_element_type(cond, np.bool_), _branch_value(f, x, args, kw),
+                     out)
+    return lax.convert_element_type(out, x.dtype)
+
+
+def _branch_value(f: Any, x: Any, args: tuple, kw: dict) -> Any:
+    value = f(x, *args, **kw) if callable(f) else f
+    return broadcast_to(lax.convert_element_type(value, x.dtype), np.shape(x))
+
+
+# ---------------------------------------------------------------- vectorize
+_DIMENSION_NAME = r"\w+"
+_CORE_DIMENSION_LIST = f"(?:{_DIMENSION_NAME}(?:,{_DIMENSION_NAME})*)?"
+_ARGUMENT = rf"\({_CORE_DIMENSION_LIST}\)"
+_ARGUMENT_LIST = f"{_ARGUMENT}(?:,{_ARGUMENT})*"
+_SIGNATURE = f"^{_ARGUMENT_LIST}->{_ARGUMENT_LIST}$"
+
+
+def _parse_gufunc_signature(signature: str) -> tuple[list[tuple[str, ...]],
+                                                     list[tuple[str, ...]]]:
+    """``"(m,n),(n)->(m)"`` as ([("m", "n"), ("n",)], [("m",)])."""
+    signature = re.sub(r"\s+", "", signature)
+    if not re.match(_SIGNATURE, signature):
+        raise ValueError(f"not a valid gufunc signature: {signature}")
+    inputs, outputs = signature.split("->")
+    parse = [tuple(re.findall(_DIMENSION_NAME, arg)) for arg in re.findall(_ARGUMENT, inputs)]
+    return parse, [tuple(re.findall(_DIMENSION_NAME, arg))
+                   for arg in re.findall(_ARGUMENT, outputs)]
+
+
+def vectorize(pyfunc: Callable, *, excluded: frozenset = frozenset(),
+              signature: str | None = None) -> Callable:
+    """``pyfunc`` written for single elements (or, with ``signature``, for arrays with
+    the given core dimensions) made to work on whole arrays, by broadcasting the inputs
+    and vmapping over the leading "loop" dimensions."""
+    excluded = frozenset(excluded)
+    if any(not isinstance(e, (int, str)) for e in excluded):
+        raise TypeError("jax.numpy.vectorize can only exclude integer or string arguments, "
+                        f"but excluded={excluded!r}")
+
+    @functools.wraps(pyfunc)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        static_kw = {k: v for k, v in kwargs.items() if k in excluded}
+        dyn_kw = {k: v for k, v in kwargs.items() if k not in excluded}
+        static_pos = {i: a for i, a in enumerate(args) if i in excluded}
+        dyn_args = [a for i, a in enumerate(args) if i not in excluded]
+        kw_names = list(dyn_kw)
+        dyn_args += [dyn_kw[k] for k in kw_names]
+        n_pos = len(args) - len(static_pos)
+
+        def call(*dyn):
+            it = iter(dyn[:n_pos])
+            full_args = [static_pos[i] if i in static_pos else next(it)
+                         for i in range(len(args))]
+            return pyfunc(*full_args, **static_kw, **dict(zip(kw_names, dyn[n_pos:])))
+        return _vectorized_call(call, [ensure_array("vectorize", a) for a in dyn_args],
+                                signature)
+    return wrapped
+
+
+def _vectorized_call(func: Callable, args: list, signature: str | None) -> Any:
+    if signature is None:
+        in_core = [()] * len(args)
+    else:
+        in_core, _ = _parse_gufunc_signature(signature)
+        if len(in_core) != len(args):
+            raise TypeError(f"wrong number of positional arguments: expected "
+                            f"{len(in_core)}, got {len(args)}")
+    sizes: dict[str, int] = {}
+    loop_shapes = []
+    for arg, core in zip(args, in_core):
+        shape = np.shape(arg)
+        if len(core) > len(shape):
+            raise ValueError(f"input with shape {shape} does not have enough dimensions for "
+                             f"all core dimensions {core}")
+        for name, size in zip(core, shape[len(shape) - len(core):]):
+            if sizes.setdefault(name, size) != size:
+                raise ValueError(f"inconsistent size for core dimension {name!r}: {size} vs "
+                                 f"{sizes[name]}")
+        loop_shapes.append(shape[:len(shape) - len(core)])
+    loop_shape = broadcast_shapes(*loop_shapes)
+    args = [broadcast_to(a, loop_shape + np.shape(a)[len(s):])
+            for a, s in zip(args, loop_shapes)]
+    vectorized = func
+    for _ in loop_shape:
+        vectorized = vmap(vectorized)
+    return vectorized(*args)
+
+
