@@ -22,8 +22,22 @@ from edujax.test_util import check_grads
 
 CASES = load("jnp_breadth_recorded.json")
 
+# Known differences from JAX, each a strict xfail (it fails the suite once it is fixed).
+KNOWN_DIFFERENCES = {
+    "piecewise_grad": "weak type lost in the backward pass of integer_pow followed by a cast "
+                      "(grad(lambda x: (x ** 2).astype(jnp.float32))(-2.) is strong here, "
+                      "weak in JAX)",
+}
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+
+def _cases():
+    for case in CASES:
+        reason = KNOWN_DIFFERENCES.get(case["name"])
+        marks = pytest.mark.xfail(reason=reason, strict=True) if reason else ()
+        yield pytest.param(case, id=case["name"], marks=marks)
+
+
+@pytest.mark.parametrize("case", list(_cases()))
 def test_matches_recorded_jax(case):
     check(case, type_only=case["name"].endswith("_jit_error"))
 
