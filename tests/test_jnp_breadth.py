@@ -23,11 +23,7 @@ from edujax.test_util import check_grads
 CASES = load("jnp_breadth_recorded.json")
 
 # Known differences from JAX, each a strict xfail (it fails the suite once it is fixed).
-KNOWN_DIFFERENCES = {
-    "piecewise_grad": "weak type lost in the backward pass of integer_pow followed by a cast "
-                      "(grad(lambda x: (x ** 2).astype(jnp.float32))(-2.) is strong here, "
-                      "weak in JAX)",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def _cases():

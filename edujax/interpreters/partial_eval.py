@@ -172,8 +172,9 @@ class DynamicJaxprTrace(core.Trace):
         # A non-scalar constant, or a tracer of some outer trace: a constvar.
         var = self.constvars.get(id(x))
         if var is None:
-            var = self.constvars[id(x)] = Var(aval.strip_weak_type() if not isinstance(x, Tracer)
-                                              else aval)
+            # (its weak type is kept, as JAX's new_const does: a weak residual of the
+            # known half of a linearization must not make the tangents strong)
+            var = self.constvars[id(x)] = Var(aval)
             self.consts.append(x)
         return var
 
