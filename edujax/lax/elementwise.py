@@ -183,7 +183,9 @@ def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
-ad.defjvp(rem_p, lambda g, x, y: _broadcast_like(g, y),
+# d/dx rem(x, y) = 1: the tangent of x, stretched to the shape of the *output*, which lax's
+# size-1 broadcasting may make bigger than both x and y (f32[1,3] rem f32[2,1] is f32[2,3]).
+ad.defjvp(rem_p, lambda g, x, y: _broadcast_to_shape(g, _broadcast_shape(x, y)),
           lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
                                                       floor(abs(div(x, y))))))
 
@@ -530,9 +532,19 @@ def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
                    select(eq(y, z), full_like(z, 2), full_like(z, 1)))
 
 
+def _broadcast_shape(x: Any, y: Any) -> tuple[int, ...]:
+    """The shape of ``x op y`` for an elementwise ``op`` (size-1 dims and scalars stretched)."""
+    x_shape, y_shape = core.get_aval(x).shape, core.get_aval(y).shape
+    return x_shape if not y_shape else y_shape if not x_shape else tuple(
+        builtins.max(a, b) for a, b in zip(x_shape, y_shape))
+
+
 def _broadcast_like(t: Any, like: Any) -> Any:
     """``t`` stretched to ``like``'s shape (lax ops broadcast size-1 dims and scalars)."""
-    shape = core.get_aval(like).shape
+    return _broadcast_to_shape(t, core.get_aval(like).shape)
+
+
+def _broadcast_to_shape(t: Any, shape: tuple[int, ...]) -> Any:
     t_shape = core.get_aval(t).shape
     if t_shape == shape:
         return t
