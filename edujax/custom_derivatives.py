@@ -165,10 +165,14 @@ class custom_jvp:
             return self.fun(*args)  # nothing is being transformed: just run it
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
+        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
+        trace = core.current_trace()
+        if _differentiating(trace, flat):
+            out, out_tree = _jvp_now(trace, rule, flat)
+            return tree_unflatten(out_tree, out)
         body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
                                  nondiff)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
         outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
@@ -179,8 +183,29 @@ class custom_jvp:
             t = tree_unflatten(in_tree, tangents)
             primal_out, tangent_out = self.jvp(*nondiff, tuple(p), tuple(t)) if nondiff \
                 else self.jvp(tuple(p), tuple(t))
-            return tree_flatten(primal_out)[0], tree_flatten(tangent_out)[0]
+            flat_out, flat_jvp.out_tree = tree_flatten(primal_out)
+            return flat_out, tree_flatten(tangent_out)[0]
         return flat_jvp
+
+
+# Under jvp or grad, a custom function is differentiated at once, without tracing its body
+# into a jaxpr first: the body would run (and print) once for nothing, and the user's rule
+# could not branch on a primal value (``if x > 0:``), which under grad is concrete. JAX does
+# the same (its JVPTrace.process_custom_jvp_call never looks at the body).
+def _differentiating(trace: core.Trace, flat: list) -> bool:
+    """Is ``trace`` a JVP trace, and does it carry a tangent for one of the arguments?"""
+    return isinstance(trace, ad.JVPTrace) and any(
+        isinstance(x, ad.JVPTracer) and x._trace is trace for x in flat)
+
+
+def _jvp_now(trace: ad.JVPTrace, rule: Callable, flat: list) -> tuple[list, Any]:
+    """Run the custom JVP ``rule`` (flat primals, tangents in) on the tracers' pairs."""
+    primals, tangents = zip(*map(trace.to_pair, flat))
+    with core.set_current_trace(trace.parent):
+        primals_out, tangents_out = _custom_jvp_call_jvp(primals, tangents, call_jaxpr=None,
+                                                         jvp=rule, name="", symbolic_zeros=False)
+    out = [ad.JVPTracer(trace, p, t) for p, t in zip(primals_out, tangents_out)]
+    return out, rule.fun.out_tree
 
 
 # ------------------------------------------------------------------ custom_vjp
@@ -261,14 +286,23 @@ class custom_vjp:
             return self.fun(*args)
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
+        res_tree: list = []  # [residuals' tree, output tree], filled in when fwd runs
+        fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
+                         getattr(self.fwd, "__name__", None))
+        bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, res_tree),
+                         getattr(self.bwd, "__name__", None))
+        trace = core.current_trace()
+        if _differentiating(trace, flat):  # as for custom_jvp: fwd runs, the body does not
+            primals, tangents = zip(*map(trace.to_pair, flat))
+            with core.set_current_trace(trace.parent):
+                primals_out, tangents_out = _custom_vjp_call_jvp(
+                    primals, tangents, call_jaxpr=None, fwd=fwd, bwd=bwd, name="",
+                    symbolic_zeros=False)
+            out = [ad.JVPTracer(trace, p, t) for p, t in zip(primals_out, tangents_out)]
+            return tree_unflatten(res_tree[1], out)
         body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
                                  nondiff)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        res_tree: list = []
-        fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
-                         getattr(self.fwd, "__name__", None))
-        bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, out_tree, res_tree),
-                         getattr(self.bwd, "__name__", None))
         outs = custom_vjp_call_p.bind(*flat, call_jaxpr=call_jaxpr, fwd=fwd, bwd=bwd,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
@@ -278,14 +312,15 @@ class custom_vjp:
             args = _merge(nondiff, tree_unflatten(in_tree, primals), self.nondiff_argnums)
             out, res = self.fwd(*args)
             flat_res, tree = tree_flatten(res)
-            res_tree[:] = [tree]
-            return tree_flatten(out)[0], flat_res
+            flat_out, out_tree = tree_flatten(out)
+            res_tree[:] = [tree, out_tree]
+            return flat_out, flat_res
         return flat_fwd
 
-    def _flat_bwd(self, nondiff: tuple, in_tree: Any, out_tree: Any, res_tree: list):
+    def _flat_bwd(self, nondiff: tuple, in_tree: Any, res_tree: list):
         def flat_bwd(residuals: list, cts: list):
             res = tree_unflatten(res_tree[0], residuals)
-            ct = tree_unflatten(out_tree, cts)
+            ct = tree_unflatten(res_tree[1], cts)
             cts_in = self.bwd(*nondiff, res, ct)
             if not isinstance(cts_in, (tuple, list)):
                 raise TypeError("Custom VJP bwd rule must produce a tuple or list of "
