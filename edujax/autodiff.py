@@ -14,7 +14,7 @@ from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
-from edujax.tree_util import (tree_flatten, tree_map, tree_structure, tree_transpose,
+from edujax.tree_util import (Partial, tree_flatten, tree_map, tree_structure, tree_transpose,
                               tree_unflatten)
 from edujax.vmap import vmap
 
@@ -98,28 +98,56 @@ def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
-    """Reverse mode: ``fun(*primals)`` and ``vjp_fn(cotangent) -> cotangents of primals``."""
+    """Reverse mode: ``fun(*primals)`` and ``vjp_fn(cotangent) -> cotangents of primals``.
+
+    ``vjp_fn`` is a ``tree_util.Partial`` whose leaves are the *residuals*, the values the
+    backward pass needs (``cos(x)`` for ``sin``), as in JAX. So it is a pytree: it can be
+    returned from a jitted function, or passed into one, like any array container.
+    """
     flat_p, in_tree = tree_flatten(primals)
     flat_fun = _Flat(fun, in_tree, has_aux)
-    outs, pullback = ad.vjp_flat(flat_fun, flat_p)
+    outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
-    aux_zeros = [ad.Zero.from_value(x) for x in outs[flat_fun.num_out:]]
-
-    def vjp_fn(cotangent):
-        flat_ct, ct_tree = tree_flatten(cotangent)
-        if ct_tree != flat_fun.out_tree:
-            raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function "
-                             "returned by `jax.vjp` must match the pytree structure of the "
-                             f"differentiated function's output: got {ct_tree}, expected "
-                             f"{flat_fun.out_tree}.")
-        cts = pullback([*flat_ct, *aux_zeros])
-        return tree_unflatten(in_tree, [_cotangent_like(p, ct) for p, ct in zip(flat_p, cts)])
+    backward = _Backward(linear.jaxpr, in_tree, flat_fun.out_tree,
+                         [core.get_aval(p) for p in flat_p],
+                         [ad.tangent_aval(core.get_aval(x)) for x in outs[flat_fun.num_out:]])
+    vjp_fn = Partial(functools.partial(_vjp_pullback, backward), linear.consts)
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def _cotangent_like(primal: Any, ct: Any) -> Any:
+class _Backward:
+    """What a VJP function knows besides its residuals: the linear jaxpr and the trees.
+
+    It is the static part of the ``Partial`` that ``vjp`` returns (part of its treedef).
+    """
+
+    def __init__(self, jaxpr: Any, in_tree: Any, out_tree: Any, in_avals: list,
+                 aux_avals: list):
+        self.jaxpr, self.in_tree, self.out_tree = jaxpr, in_tree, out_tree
+        self.in_avals, self.aux_avals = in_avals, aux_avals
+
+    def __repr__(self) -> str:
+        return "<vjp backward pass>"
+
+
+def _vjp_pullback(backward: _Backward, residuals: list, cotangent: Any) -> Any:
+    """Transpose the linear jaxpr: output cotangents in, input cotangents out."""
+    flat_ct, ct_tree = tree_flatten(cotangent)
+    if ct_tree != backward.out_tree:
+        raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function "
+                         "returned by `jax.vjp` must match the pytree structure of the "
+                         f"differentiated function's output: got {ct_tree}, expected "
+                         f"{backward.out_tree}.")
+    jaxpr = backward.jaxpr
+    undefined = [ad.UndefinedPrimal(v.aval) for v in jaxpr.invars]
+    aux_zeros = [ad.Zero(a) for a in backward.aux_avals]
+    cts = ad.backward_pass(jaxpr, list(residuals), undefined, [*flat_ct, *aux_zeros])
+    return tree_unflatten(backward.in_tree,
+                          [_cotangent_like(a, ct) for a, ct in zip(backward.in_avals, cts)])
+
+
+def _cotangent_like(aval: core.ShapedArray, ct: Any) -> Any:
     """The cotangent of an input has the input's dtype and weak type (zeros if none)."""
-    aval = core.get_aval(primal)
     if ct is None or type(ct) is ad.Zero:
         return lax.full(aval.shape, 0, aval.dtype)
     return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
