@@ -326,3 +326,46 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
            "tree_structure"]
+
+
+def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
+    """The transpose of a *linear* function: ``ct_out -> ct_in`` with ``<ct_out, f(x)> ==
+    <ct_in, x>`` for every x.
+
+    ``primals`` give only shapes and dtypes (arrays or ``ShapeDtypeStruct``s). ``fun`` is
+    traced once into a jaxpr and that jaxpr is walked backwards with the transpose rules,
+    the same backward pass that reverse mode uses on the linear part of a JVP. A function
+    that is not linear fails there: a primitive such as ``sin`` has no transpose rule.
+    """
+    flat_p, in_tree = tree_flatten(primals)
+    in_avals = [_abstract(p) for p in flat_p]
+    flat_fun = _Flat(fun, in_tree)
+    closed, _ = ad.trace_to_jaxpr(lambda *xs: (flat_fun(*xs), None), in_avals)
+    out_tree = flat_fun.out_tree
+
+    def transposed(cotangent: Any) -> tuple:
+        flat_ct, ct_tree = tree_flatten(cotangent)
+        if ct_tree != out_tree:
+            raise TypeError("cotangent tree does not match function output, expected "
+                            f"{out_tree} but got {ct_tree}")
+        out_avals = closed.out_avals
+        if any(core.get_aval(c).shape != a.shape or core.get_aval(c).dtype != a.dtype
+               for c, a in zip(flat_ct, out_avals)):
+            raise TypeError("cotangent type does not match function output, expected "
+                            f"{tuple(out_avals)} but got {flat_ct}")
+        undefined = [ad.UndefinedPrimal(a) for a in in_avals]
+        cts = ad.backward_pass(closed.jaxpr, closed.consts, undefined, flat_ct)
+        cts = [lax.full(a.shape, 0, a.dtype) if ct is None or type(ct) is ad.Zero
+               else jnp.asarray(ct) for a, ct in zip(in_avals, cts)]
+        return tuple(tree_unflatten(in_tree, cts))
+    return transposed
+
+
+def _abstract(x: Any) -> core.ShapedArray:
+    """The aval of an array, or of a ``ShapeDtypeStruct`` (anything with shape and dtype)."""
+    if isinstance(x, core.Tracer) or core.is_array_like(x):
+        return core.get_aval(x)
+    return core.ShapedArray(tuple(x.shape), np.dtype(x.dtype), getattr(x, "weak_type", False))
+
+
+jacobian = jacrev  # JAX's name for the reverse-mode Jacobian

@@ -23,7 +23,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
 
 
@@ -327,3 +327,67 @@ class custom_vjp:
                                 f"cotangents, got {type(cts_in)}.")
             return tree_flatten(tuple(cts_in))[0]
         return flat_bwd
+
+
+# ------------------------------------------------------------------ closure_convert
+def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
+    """Make the arrays ``fun`` closes over explicit: ``(converted, consts)``.
+
+    ``converted(*args, *consts)`` computes ``fun(*args)``. Tracing ``fun`` on
+    ``example_args`` finds what it closes over: every outside value it uses becomes a
+    constant of the jaxpr, and the floating-point *tracers* among them are *hoisted* into
+    ``consts`` (JAX hoists only those: they are what a derivative could flow through;
+    concrete arrays stay closed over). A ``custom_vjp``
+    needs this when its ``bwd`` closes over values that are being differentiated.
+    """
+    flat_args, in_tree = tree_flatten(example_args)
+    closed, out_tree = _trace_body(fun, flat_args, in_tree)
+    jaxpr = closed.jaxpr
+    hoist = [isinstance(c, core.Tracer) and core.get_aval(c).dtype.kind in "fc"
+             for c in closed.consts]
+    consts = [c for c, h in zip(closed.consts, hoist) if h]
+    kept = [c for c, h in zip(closed.consts, hoist) if not h]
+
+    def converted(*args_and_consts: Any) -> Any:
+        args, hoisted = args_and_consts[:len(args_and_consts) - len(consts)], \
+            iter(args_and_consts[len(args_and_consts) - len(consts):])
+        others = iter(kept)
+        all_consts = [next(hoisted) if h else next(others) for h in hoist]
+        flat = tree_flatten(tuple(args))[0]
+        return tree_unflatten(out_tree, eval_jaxpr(jaxpr, all_consts, *flat))
+    return converted, consts
+
+
+# ------------------------------------------------------------------ custom_gradient
+def _consts_first(converted: Callable, *consts_and_ct: Any) -> Any:
+    return converted(consts_and_ct[-1], *consts_and_ct[:-1])
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """A function that returns its own gradient rule: ``fun(*args) -> (value, vjp)``.
+
+    >>> @jax.custom_gradient
+    ... def f(x):
+    ...     return x ** 2, lambda g: (g * x,)
+
+    ``vjp(g)`` returns one cotangent per argument. It is a ``custom_vjp`` whose ``fwd``
+    runs ``fun`` and keeps the rule; the arrays the rule closes over (``x`` above) become
+    the residuals, made explicit with ``closure_convert``.
+    """
+    @custom_vjp
+    def wrapped(*args: Any) -> Any:
+        return fun(*args)[0]
+
+    def fwd(*args: Any) -> tuple:
+        value, rule = fun(*args)
+        converted, consts = closure_convert(rule, value)
+        # A Partial is a pytree whose leaves are its bound arguments: the residuals are
+        # exactly the hoisted arrays, the rule itself travels as static data.
+        return value, Partial(functools.partial(_consts_first, converted), *consts)
+
+    def bwd(rule: Partial, ct: Any) -> tuple:
+        return tuple(rule(ct))
+
+    wrapped.defvjp(fwd, bwd)
+    functools.update_wrapper(wrapped, fun, updated=())
+    return wrapped
