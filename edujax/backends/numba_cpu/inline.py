@@ -99,10 +99,10 @@ class _Builder:
 
 def fold_constants(eqn: JaxprEqn, invars: list) -> Literal | None:
     """The scalar result of an equation whose operands are all literals, as a literal."""
-    out_aval = eqn.outvars[0].aval
-    if (not invars or any(type(v) is not Literal for v in invars) or out_aval.shape
-            or eqn.primitive.multiple_results or _has_effects(eqn)):
+    if (not invars or eqn.primitive.multiple_results or _has_effects(eqn)
+            or any(type(v) is not Literal for v in invars) or eqn.outvars[0].aval.shape):
         return None
+    out_aval = eqn.outvars[0].aval
     try:
         with np.errstate(all="ignore"):
             value = core.impl_rules[eqn.primitive](
