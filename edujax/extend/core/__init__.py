@@ -10,3 +10,4 @@ from edujax.core import Primitive, ShapedArray, Trace, Tracer, get_aval  # noqa:
 from edujax.jaxpr import (ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr,  # noqa: F401
                           jaxpr_as_fun)
 from edujax.pretty import jaxprs_in_params  # noqa: F401
+from edujax.extend.core import primitives  # noqa: F401,E402
