@@ -14,8 +14,8 @@ from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
-from edujax.tree_util import (Partial, tree_flatten, tree_map, tree_structure, tree_transpose,
-                              tree_unflatten)
+from edujax.tree_util import (Partial, register_pytree_node, tree_flatten, tree_map,
+                              tree_structure, tree_transpose, tree_unflatten)
 from edujax.vmap import vmap
 
 
@@ -111,8 +111,17 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     backward = _Backward(linear.jaxpr, in_tree, flat_fun.out_tree,
                          [core.get_aval(p) for p in flat_p],
                          [ad.tangent_aval(core.get_aval(x)) for x in outs[flat_fun.num_out:]])
-    vjp_fn = Partial(functools.partial(_vjp_pullback, backward), linear.consts)
+    vjp_fn = VJP(functools.partial(_vjp_pullback, backward), linear.consts)
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+class VJP(Partial):
+    """The function ``jax.vjp`` returns (named as JAX 0.10 names its class): a ``Partial``,
+    so a pytree whose leaves are the residuals."""
+
+
+register_pytree_node(VJP, lambda v: ((v.args, v.keywords), v.func),
+                     lambda func, xs: VJP(func, *xs[0], **xs[1]))
 
 
 class _Backward:
