@@ -36,6 +36,9 @@ from edujax.callbacks import pure_callback  # noqa: F401
 from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: F401
 from edujax.jit.api import disable_jit  # noqa: F401
 from edujax.scopes import ensure_compile_time_eval, named_call, named_scope  # noqa: F401
+from edujax.devices import Device  # noqa: F401
+from edujax.runtime import (default_device, effects_barrier, enable_x64, host_count,  # noqa: F401
+                            host_id, process_count, process_index)
 
 __version__ = "0.1.0"
 

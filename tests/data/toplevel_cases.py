@@ -268,4 +268,11 @@ CASES = {
     "closed_jaxpr_literals": (
         "c = jnp.arange(3.)\nout = make_jaxpr(lambda x: x + c)(jnp.ones(3)).literals"),
     "block_until_ready": "out = jax.block_until_ready({'a': jnp.ones(2)})",
+    # ---------------------------------------------------------------- where it runs
+    "processes": "out = (jax.process_index(), jax.process_count(), jax.effects_barrier())",
+    "enable_x64": (
+        "with jax.enable_x64(True):\n    a = jnp.ones(2).dtype\nout = (a, jnp.ones(2).dtype)"),
+    "default_device": (
+        "with jax.default_device(jax.devices()[0]):\n    out = jnp.ones(2).device"),
+    "device_class": "out = isinstance(jax.devices()[0], jax.Device)",
 }
