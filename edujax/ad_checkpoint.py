@@ -24,24 +24,26 @@ evaluating it just runs the body. Its rules carry the idea:
 ``checkpoint_name(x, "name")`` tags a value (an identity primitive that prints as
 ``name[name=...]``) so that a policy can refer to it.
 
-NB: JAX's policies (``checkpoint_policies.dots_saveable``...) decide which intermediates are
-saved instead of recomputed. edujax accepts them and prints them as JAX does, but under
-``grad`` it always saves nothing but the inputs (the policy ``None``), so the values are
-JAX's and the jaxprs of ``grad`` differ when a policy saves something.
+A *policy* (``checkpoint_policies.dots_saveable``, ``save_only_these_names("y")``...) says
+which intermediate values may be saved after all: ``policy(primitive, *avals, **params)``
+is asked about each equation of the forward pass. The default saves nothing.
 """
 from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
 
 from edujax import core
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr, run_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, run_jaxpr
 from edujax.lax.control_flow.common import _dce
+from edujax.lax.precision import reduce_precision_p
 from edujax.tree_util import tree_flatten, tree_unflatten
 
 remat_p = Primitive("remat2")
@@ -91,37 +93,103 @@ ad.jvp_rules[remat_p] = _remat_jvp
 
 
 # ---------------------------------------------------------------- partial evaluation
-def _unknown_outputs(jaxpr: Jaxpr, unknown_in: list[bool]) -> list[bool]:
-    """Which outputs depend on an unknown input (forward dependency analysis)."""
+# While linearizing, some inputs of the body are known (the primals) and some unknown (the
+# tangents). Every equation of the body whose inputs are all known runs now, in the
+# enclosing trace (that is the forward pass). The unknown equations become the body of one
+# new remat2 equation, the backward pass's recipe. What may that recipe read?
+#
+# * the body's own inputs, always;
+# * the outputs of known equations that the *policy* calls saveable: the residuals, kept
+#   from the forward pass (``checkpoint_name`` values, matrix products...);
+# * nothing else: any other known value it needs is computed again, by a copy of its
+#   equation placed in the recipe. That recomputation is what checkpointing is.
+#
+# With no policy (the default), nothing is saveable, and the recipe recomputes everything
+# from the inputs. (JAX's pe.partial_eval_jaxpr_custom and remat_partial_eval.)
+class _Split(NamedTuple):
+    known_eqns: list      # run now, in the enclosing trace
+    staged_eqns: list     # the recipe: unknown equations and recomputed known ones
+    residuals: list       # saved known values the recipe reads, in order of first use
+    unknown_out: list     # which outputs of the body are unknown
+
+
+def _split(jaxpr: Jaxpr, unknown_in: list[bool], policy: Callable) -> _Split:
     unknown = {v for v, u in zip(jaxpr.invars, unknown_in) if u}
+    readable = set(jaxpr.invars)  # what the recipe can read without saving it
+    known_eqns, staged_eqns, residuals = [], [], []
+
+    def stage(eqn: Any) -> None:
+        for v in eqn.invars:
+            if type(v) is Var and v not in readable and v not in residuals:
+                residuals.append(v)
+        staged_eqns.append(eqn)
+        readable.update(eqn.outvars)
+
     for eqn in jaxpr.eqns:
         if any(type(v) is Var and v in unknown for v in eqn.invars):
             unknown.update(eqn.outvars)
-    return [type(v) is Var and v in unknown for v in jaxpr.outvars]
-
-
-def _select_outputs(jaxpr: Jaxpr, keep: list[bool]) -> tuple[Jaxpr, list[bool]]:
-    """``jaxpr`` computing only the outputs ``keep`` marks, and which inputs it still reads."""
-    outvars = [v for v, k in zip(jaxpr.outvars, keep) if k]
-    pruned = Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, jaxpr.eqns, jaxpr.debug_info)
-    return _dce(pruned, [False] * len(jaxpr.invars))
+            stage(eqn)
+            continue
+        known_eqns.append(eqn)
+        if not policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
+            stage(eqn)  # not saveable: the recipe computes it again if it needs it
+    unknown_out = [type(v) is Var and v in unknown for v in jaxpr.outvars]
+    return _Split(known_eqns, staged_eqns, residuals, unknown_out)
 
 
 def _remat_partial_eval(trace: ad.PartialEvalTrace, *args: Any, jaxpr: ClosedJaxpr,
-                        differentiated: bool, **params: Any) -> list:
-    """Known outputs now, inline; unknown outputs as one ``remat2`` equation that gets
-    only the original known inputs (no saved intermediates) and recomputes the rest."""
-    unknown_in = [trace.is_unknown(a) for a in args]
-    unknown_out = _unknown_outputs(jaxpr.jaxpr, unknown_in)
-    known_jaxpr, used = _select_outputs(jaxpr.jaxpr, [not u for u in unknown_out])
+                        differentiated: bool, policy: Callable | None, **params: Any) -> list:
+    """Known outputs and saved residuals now, inline; unknown outputs as one ``remat2``
+    equation that reads the residuals and the body's inputs and recomputes the rest."""
+    body = jaxpr.jaxpr
+    split = _split(body, [trace.is_unknown(a) for a in args], policy or _nothing_saveable)
+    # The recipe, without what the unknown outputs do not need.
+    staged = Jaxpr([], [*split.residuals, *body.invars],
+                   [v for v, u in zip(body.outvars, split.unknown_out) if u], split.staged_eqns)
+    staged, used = _dce(staged, [False] * len(staged.invars))
+    residuals = [v for v, u in zip(split.residuals, used) if u]
+    used_args = [a for a, u in zip(args, used[len(split.residuals):]) if u]
+    # The forward pass: known outputs and the residuals the recipe reads.
+    known_outs = [v for v, u in zip(body.outvars, split.unknown_out) if not u]
+    known = Jaxpr([], body.invars, [*known_outs, *residuals], split.known_eqns)
     with core.set_current_trace(trace.parent):
-        known_outs = eval_jaxpr(known_jaxpr, [], *[a for a, u in zip(args, used) if u])
-    unknown_jaxpr, used = _select_outputs(jaxpr.jaxpr, unknown_out)
-    unknown_args = [a for a, u in zip(args, used) if u]
+        values = _eval_forward(known, args, set(residuals))
+    known_values, residual_values = values[:len(known_outs)], values[len(known_outs):]
     unknown_outs = trace.staging.process_primitive(
-        remat_p, unknown_args, dict(jaxpr=_closed(unknown_jaxpr), differentiated=True, **params))
-    known_iter, unknown_iter = iter(known_outs), iter(unknown_outs)
-    return [next(unknown_iter) if u else next(known_iter) for u in unknown_out]
+        remat_p, [*residual_values, *used_args],
+        dict(jaxpr=_closed(staged), differentiated=True, policy=policy, **params))
+    known_iter, unknown_iter = iter(known_values), iter(unknown_outs)
+    return [next(unknown_iter) if u else next(known_iter) for u in split.unknown_out]
+
+
+def _eval_forward(jaxpr: Jaxpr, args: list, residuals: set) -> list:
+    """Evaluate ``jaxpr`` (what no output needs is skipped), rounding each saved residual
+    that later equations read with ``reduce_precision`` to its own precision.
+
+    That rounding changes nothing numerically; it marks the value so that XLA cannot merge
+    the forward pass with the recomputation (JAX's ``_insert_reduce_precision``).
+    """
+    jaxpr, used = _dce(jaxpr, [True] * len(jaxpr.invars))
+    read_later = {v for eqn in jaxpr.eqns for v in eqn.invars if type(v) is Var}
+    env = dict(zip(jaxpr.invars, args))
+
+    def read(v: Any) -> Any:
+        return v.val if type(v) is Literal else env[v]
+
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        for v, out in zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]):
+            marked = eqn.primitive is reduce_precision_p
+            if v in residuals and v in read_later and v.aval.dtype.kind == "f" and not marked:
+                finfo = np.finfo(v.aval.dtype)
+                out = reduce_precision_p.bind(out, exponent_bits=finfo.nexp,
+                                              mantissa_bits=finfo.nmant)
+            env[v] = out
+    return [read(v) for v in jaxpr.outvars]
+
+
+def _nothing_saveable(*_: Any, **__: Any) -> bool:
+    return False
 
 
 ad.partial_eval_rules[remat_p] = _remat_partial_eval
@@ -171,7 +239,8 @@ batching.batching_rules[remat_p] = _remat_batch
 name_p = Primitive("name")
 core.abstract_eval_rules[name_p] = lambda x, *, name: x
 core.impl_rules[name_p] = lambda x, *, name: x
-ad.deflinear(name_p, lambda ct, x, *, name: [ct])
+ad.jvp_rules[name_p] = lambda primals, tangents, *, name: (name_p.bind(*primals, name=name),
+                                                           tangents[0])  # (not named)
 batching.batching_rules[name_p] = lambda args, dims, *, name: (name_p.bind(*args, name=name),
                                                                dims[0])
 
@@ -207,8 +276,10 @@ def _dots(prim: Any, *_: Any, **__: Any) -> bool:
 class checkpoint_policies:
     """JAX's named policies: which intermediate values ``grad`` may keep (see the NB above)."""
 
-    everything_saveable = _Policy("<function everything_saveable>", lambda *a, **k: True)
-    nothing_saveable = _Policy("<function nothing_saveable>", lambda *a, **k: False)
+    everything_saveable = _Policy("<function everything_saveable at 0xXXXXXXXXXXXX>",
+                                  lambda *a, **k: True)
+    nothing_saveable = _Policy("<function nothing_saveable at 0xXXXXXXXXXXXX>",
+                               lambda *a, **k: False)
     dots_saveable = checkpoint_dots = _Policy("DotsSaveable(only_if_no_batch_dims=False)", _dots)
     dots_with_no_batch_dims_saveable = checkpoint_dots_with_no_batch_dims = _Policy(
         "DotsSaveable(only_if_no_batch_dims=True)", _dots)
@@ -220,7 +291,7 @@ class checkpoint_policies:
 
     @staticmethod
     def save_any_names_but_these(*names: str) -> _Policy:
-        return _Policy(f"SaveAnyNamesButThese(names_not_to_save={frozenset(names)})",
+        return _Policy(f"SaveAnyNamesButThese(names={frozenset(names)})",
                        lambda prim, *a, **p: "name" in p and p["name"] not in names)
 
     save_anything_except_these_names = save_any_names_but_these

@@ -55,3 +55,5 @@ from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
+# reduce_precision (toplevel slice of issue 17: jax.checkpoint marks saved residuals with it).
+from edujax.lax.precision import reduce_precision, reduce_precision_p  # noqa: E402

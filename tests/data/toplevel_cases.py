@@ -62,6 +62,35 @@ CASES = {
         "from jax.ad_checkpoint import print_saved_residuals\n"
         "def g(x):\n    return jnp.sin(jnp.sin(x))\n"
         "print_saved_residuals(jax.checkpoint(g), 1.)\nout = None"),
+    "policy_save_names_grad": (
+        "from jax.ad_checkpoint import checkpoint_name\n"
+        "def g(x):\n    return jnp.sin(checkpoint_name(jnp.sin(x), 'y'))\n"
+        "cp = jax.checkpoint_policies\n"
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(g, "
+        "policy=cp.save_only_these_names('y'), prevent_cse=False)))(1.))"),
+    "policy_save_names_but_these_grad": (
+        "from jax.ad_checkpoint import checkpoint_name\n"
+        "def g(x):\n    return jnp.sin(checkpoint_name(jnp.sin(x), 'y'))\n"
+        "cp = jax.checkpoint_policies\n"
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(g, "
+        "policy=cp.save_any_names_but_these('y'))))(1.))"),
+    "policy_dots_grad": (
+        "def h(w, x):\n    return jnp.sum(jnp.sin(jnp.tanh(x @ w)))\n"
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(h, policy=jax.checkpoint_policies."
+        "dots_saveable)))(jnp.ones((2, 2)), jnp.ones((2, 2))))"),
+    "policy_dots_no_batch_grad": (
+        "def h(w, x):\n    return jnp.sum(jnp.sin(jnp.tanh(x @ w)))\n"
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(h, policy=jax.checkpoint_policies."
+        "dots_with_no_batch_dims_saveable)))(jnp.ones((2, 2)), jnp.ones((2, 2))))"),
+    "policy_everything_grad": (
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(lambda x: jnp.sin(jnp.sin(x)), "
+        "policy=jax.checkpoint_policies.everything_saveable)))(1.))"),
+    "policy_nothing_grad": (
+        "out = str(make_jaxpr(jax.grad(jax.checkpoint(lambda x: jnp.sin(jnp.sin(x)), "
+        "policy=jax.checkpoint_policies.nothing_saveable)))(1.))"),
+    "reduce_precision": (
+        "out = (lax.reduce_precision(jnp.array([1e6, 1e-9, np.nan, -7e4, 65504., 0.1]), 5, 10),"
+        " str(make_jaxpr(jax.grad(lambda x: lax.reduce_precision(x, 8, 23) * x))(1.)))"),
     "policy_reprs": (
         "cp = jax.checkpoint_policies\n"
         "out = (repr(cp.dots_with_no_batch_dims_saveable), repr(cp.save_only_these_names('a')))"),
