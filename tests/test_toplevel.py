@@ -206,3 +206,40 @@ def test_custom_jvp_rule_branches_on_primal_under_grad():
         return f(x), (t if x > 0 else -t)
 
     assert float(jax.grad(f)(2.0)) == 1.0 and float(jax.grad(f)(-2.0)) == -1.0
+
+
+def test_a_custom_primitive_as_in_jax_tutorial():
+    """JAX's "How JAX primitives work": a primitive with def_impl / def_abstract_eval and
+    rules in ad.primitive_jvps / primitive_transposes / batching.primitive_batchers."""
+    from edujax.extend import core
+    from edujax.interpreters import ad, batching
+
+    multiply_add_p = core.Primitive("multiply_add")
+    multiply_add_p.def_impl(lambda x, y, z: np.add(np.multiply(x, y), z))
+    multiply_add_p.def_abstract_eval(lambda xs, ys, zs: core.ShapedArray(xs.shape, xs.dtype))
+
+    def multiply_add(x, y, z):
+        return multiply_add_p.bind(x, y, z)
+
+    def jvp(primals, tangents):
+        (x, y, z), (xt, yt, zt) = primals, tangents
+        xt, yt, zt = (jnp.zeros_like(p) if type(t) is ad.Zero else t
+                      for t, p in zip(tangents, primals))
+        return multiply_add(x, y, z), multiply_add(xt, y, multiply_add(x, yt, zt))
+
+    def transpose(ct, x, y, z):
+        assert not ad.is_undefined_primal(y)
+        return [multiply_add(ct, y, jnp.zeros_like(ct)) if ad.is_undefined_primal(x) else None,
+                None, ct if ad.is_undefined_primal(z) else None]
+
+    ad.primitive_jvps[multiply_add_p] = jvp
+    ad.primitive_transposes[multiply_add_p] = transpose
+    batching.primitive_batchers[multiply_add_p] = lambda args, dims: (multiply_add(*args), dims[0])
+
+    assert str(jax.make_jaxpr(multiply_add)(2.0, 3.0, 10.0)) == (
+        "{ lambda ; a:f32[] b:f32[] c:f32[]. let d:f32[] = multiply_add a b c in (d,) }")
+    assert float(multiply_add(2.0, 3.0, 10.0)) == 16.0
+    assert float(jax.grad(lambda x: multiply_add(x, 3.0, 10.0))(2.0)) == 3.0
+    np.testing.assert_allclose(jax.vmap(multiply_add)(jnp.ones(3), jnp.ones(3) * 2, jnp.ones(3)),
+                               [3.0, 3.0, 3.0])
+    assert float(jax.jit(multiply_add)(2.0, 3.0, 10.0)) == 16.0

@@ -36,6 +36,8 @@ transpose_rules: dict[Primitive, Callable] = {}
 #   partial_eval_rules[p](trace, *args, **params): how a primitive that carries a jaxpr
 #       (jit, ...) meets a mix of known and unknown inputs while linearizing.
 partial_eval_rules: dict[Primitive, Callable] = {}
+# JAX's names for the first two tables (custom primitives register their rules there).
+primitive_jvps, primitive_transposes = jvp_rules, transpose_rules
 
 
 # ------------------------------------------------------------------ symbolic zeros
