@@ -37,8 +37,10 @@ from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: 
 from edujax.jit.api import disable_jit  # noqa: F401
 from edujax.scopes import ensure_compile_time_eval, named_call, named_scope  # noqa: F401
 from edujax.devices import Device  # noqa: F401
-from edujax.runtime import (default_device, effects_barrier, enable_x64, host_count,  # noqa: F401
-                            host_id, process_count, process_index)
+from edujax.runtime import (default_device, effects_barrier, enable_x64,  # noqa: F401
+                            explain_cache_misses, host_count, host_id, print_environment_info,
+                            process_count, process_index)
+from edujax import typing  # noqa: F401
 
 __version__ = "0.1.0"
 

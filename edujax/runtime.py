@@ -7,10 +7,15 @@ programs written for JAX (which ask) run unchanged.
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
+import platform
+import sys
 from typing import Any, Iterator
 
+import numpy as np
+
 from edujax.config import config
-from edujax.devices import Device
+from edujax.devices import Device, default_backend, device_count, local_device_count
 
 
 def process_index(backend: Any = None) -> int:
@@ -53,3 +58,31 @@ def enable_x64(new_val: bool = True) -> Iterator[None]:
         yield
     finally:
         config.update("jax_enable_x64", previous)
+
+
+@contextlib.contextmanager
+def explain_cache_misses(new_val: bool = True) -> Iterator[None]:
+    """Inside the block, every jit compile is logged with the reason it missed the cache."""
+    previous = config.read("jax_explain_cache_misses")
+    config.update("jax_explain_cache_misses", bool(new_val))
+    try:
+        yield
+    finally:
+        config.update("jax_explain_cache_misses", previous)
+
+
+def print_environment_info(return_string: bool = False) -> str | None:
+    """The versions and the devices, for a bug report (``jax.print_environment_info()``)."""
+    try:
+        version = importlib.metadata.version("edujax")
+    except importlib.metadata.PackageNotFoundError:  # run from a source checkout
+        version = "(source checkout)"
+    text = (f"edujax: {version}\nnumpy:  {np.__version__}\n"
+            f"python: {sys.version}\n"
+            f"device info: {default_backend()}-{device_count()}, "
+            f"{local_device_count()} local devices\n"
+            f"process_count: {process_count()}\nplatform: {platform.uname()}\n")
+    if return_string:
+        return text
+    print(text, end="")
+    return None

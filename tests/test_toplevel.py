@@ -243,3 +243,16 @@ def test_a_custom_primitive_as_in_jax_tutorial():
     np.testing.assert_allclose(jax.vmap(multiply_add)(jnp.ones(3), jnp.ones(3) * 2, jnp.ones(3)),
                                [3.0, 3.0, 3.0])
     assert float(jax.jit(multiply_add)(2.0, 3.0, 10.0)) == 16.0
+
+
+def test_environment_helpers(capsys):
+    jax.print_environment_info()
+    printed = capsys.readouterr().out
+    assert "numpy:  " + np.__version__ in printed and "process_count: 1" in printed
+    with jax.explain_cache_misses():
+        assert jax.config.jax_explain_cache_misses
+    assert not jax.config.jax_explain_cache_misses
+
+    def typed(x: jax.typing.ArrayLike) -> jax.Array:
+        return jnp.asarray(x)
+    assert typed(1.0).dtype == jnp.float32
