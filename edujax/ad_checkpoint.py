@@ -42,9 +42,8 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, run_jaxpr
-from edujax.lax.control_flow.common import _dce
 from edujax.lax.precision import reduce_precision_p
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
 
 remat_p = Primitive("remat2")
 remat_p.multiple_results = True
@@ -133,6 +132,7 @@ def _split(jaxpr: Jaxpr, unknown_in: list[bool], policy: Callable) -> _Split:
         known_eqns.append(eqn)
         if not policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params):
             stage(eqn)  # not saveable: the recipe computes it again if it needs it
+        # (So a jax.debug.print runs in the forward pass and again in the recipe, as in JAX.)
     unknown_out = [type(v) is Var and v in unknown for v in jaxpr.outvars]
     return _Split(known_eqns, staged_eqns, residuals, unknown_out)
 
@@ -146,7 +146,7 @@ def _remat_partial_eval(trace: ad.PartialEvalTrace, *args: Any, jaxpr: ClosedJax
     # The recipe, without what the unknown outputs do not need.
     staged = Jaxpr([], [*split.residuals, *body.invars],
                    [v for v, u in zip(body.outvars, split.unknown_out) if u], split.staged_eqns)
-    staged, used = _dce(staged, [False] * len(staged.invars))
+    staged, used = _dce_keeping_effects(staged)
     residuals = [v for v, u in zip(split.residuals, used) if u]
     used_args = [a for a, u in zip(args, used[len(split.residuals):]) if u]
     # The forward pass: known outputs and the residuals the recipe reads.
@@ -169,9 +169,9 @@ def _eval_forward(jaxpr: Jaxpr, args: list, residuals: set) -> list:
     That rounding changes nothing numerically; it marks the value so that XLA cannot merge
     the forward pass with the recomputation (JAX's ``_insert_reduce_precision``).
     """
-    jaxpr, used = _dce(jaxpr, [True] * len(jaxpr.invars))
-    read_later = {v for eqn in jaxpr.eqns for v in eqn.invars if type(v) is Var}
     env = dict(zip(jaxpr.invars, args))
+    jaxpr, _ = _dce_keeping_effects(jaxpr)
+    read_later = {v for eqn in jaxpr.eqns for v in eqn.invars if type(v) is Var}
 
     def read(v: Any) -> Any:
         return v.val if type(v) is Literal else env[v]
@@ -186,6 +186,21 @@ def _eval_forward(jaxpr: Jaxpr, args: list, residuals: set) -> list:
                                               mantissa_bits=finfo.nmant)
             env[v] = out
     return [read(v) for v in jaxpr.outvars]
+
+
+def _dce_keeping_effects(jaxpr: Jaxpr) -> tuple[Jaxpr, list[bool]]:
+    """Drop the equations no output needs, but keep those without outputs (debug prints and
+    callbacks: they are there for what they do); drop the inputs nothing reads. Returns the
+    jaxpr and which inputs it kept."""
+    live = {v for v in jaxpr.outvars if type(v) is Var}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        if not eqn.outvars or any(v in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    used = [v in live for v in jaxpr.invars]
+    invars = [v for v, u in zip(jaxpr.invars, used) if u]
+    return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, kept[::-1], jaxpr.debug_info), used
 
 
 def _nothing_saveable(*_: Any, **__: Any) -> bool:
@@ -214,7 +229,7 @@ def _remat_transpose(cts, *args, jaxpr: ClosedJaxpr, **params):
 
     closed, _ = trace_to_jaxpr(transposed, [*known_avals, *ct_avals])
     closed, consts = _consts_as_inputs(closed)
-    body, used = _dce(closed.jaxpr, [False] * len(closed.jaxpr.invars))
+    body, used = _dce_keeping_effects(closed.jaxpr)
     all_args = [*consts, *known_args, *[ct for ct, nz in zip(cts, nonzero) if nz]]
     outs = iter(remat_p.bind(*[a for a, u in zip(all_args, used) if u], jaxpr=_closed(body),
                              **{**params, "differentiated": True}))
@@ -241,18 +256,14 @@ core.abstract_eval_rules[name_p] = lambda x, *, name: x
 core.impl_rules[name_p] = lambda x, *, name: x
 ad.jvp_rules[name_p] = lambda primals, tangents, *, name: (name_p.bind(*primals, name=name),
                                                            tangents[0])  # (not named)
+ad.transpose_rules[name_p] = lambda ct, x, *, name: [ct]  # (for linear_transpose)
 batching.batching_rules[name_p] = lambda args, dims, *, name: (name_p.bind(*args, name=name),
                                                                dims[0])
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
     """Tag ``x`` (any pytree of arrays) with ``name``, for ``save_only_these_names`` & co."""
-    return tree_map_leaves(lambda leaf: name_p.bind(leaf, name=name), x)
-
-
-def tree_map_leaves(f: Callable, tree: Any) -> Any:
-    leaves, treedef = tree_flatten(tree)
-    return tree_unflatten(treedef, [f(leaf) for leaf in leaves])
+    return tree_map(lambda leaf: name_p.bind(leaf, name=name), x)
 
 
 # ---------------------------------------------------------------- the policies

@@ -91,6 +91,13 @@ CASES = {
     "reduce_precision": (
         "out = (lax.reduce_precision(jnp.array([1e6, 1e-9, np.nan, -7e4, 65504., 0.1]), 5, 10),"
         " str(make_jaxpr(jax.grad(lambda x: lax.reduce_precision(x, 8, 23) * x))(1.)))"),
+    "checkpoint_debug_print_grad": (
+        "def f(x):\n    jax.debug.print('x={}', x)\n    return jnp.sin(jnp.sin(x))\n"
+        "a = jax.grad(jax.checkpoint(f))(1.)\nb = jax.jit(jax.grad(jax.checkpoint(f)))(1.)\n"
+        "out = (a, b, str(make_jaxpr(jax.grad(jax.checkpoint(f)))(1.)))"),
+    "checkpoint_name_linear_transpose": (
+        "from jax.ad_checkpoint import checkpoint_name\n"
+        "out = jax.linear_transpose(lambda x: checkpoint_name(x * 3., 'y'), 1.)(2.)"),
     "policy_reprs": (
         "cp = jax.checkpoint_policies\n"
         "out = (repr(cp.dots_with_no_batch_dims_saveable), repr(cp.save_only_these_names('a')))"),
