@@ -256,7 +256,6 @@ core.abstract_eval_rules[name_p] = lambda x, *, name: x
 core.impl_rules[name_p] = lambda x, *, name: x
 ad.jvp_rules[name_p] = lambda primals, tangents, *, name: (name_p.bind(*primals, name=name),
                                                            tangents[0])  # (not named)
-ad.transpose_rules[name_p] = lambda ct, x, *, name: [ct]  # (for linear_transpose)
 batching.batching_rules[name_p] = lambda args, dims, *, name: (name_p.bind(*args, name=name),
                                                                dims[0])
 
