@@ -84,17 +84,26 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
 
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
-    """``fun(*primals)`` and its linear tangent map, as a function of tangents."""
+    """``fun(*primals)`` and its linear tangent map, as a function of tangents.
+
+    As in JAX the map is a ``tree_util.Partial`` whose leaves are the linear jaxpr's
+    constants (``cos(x)`` for ``sin``), so it can be passed through ``jit``.
+    """
     flat_p, in_tree = tree_flatten(primals)
     flat_fun = _Flat(fun, in_tree, has_aux)
     outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
-
-    def f_jvp(*tangents):
-        flat_t, _ = tree_flatten(tangents)
-        touts = eval_jaxpr(linear.jaxpr, linear.consts, *flat_t)
-        return tree_unflatten(flat_fun.out_tree, touts[:flat_fun.num_out])
+    f_jvp = Partial(functools.partial(_linearized, linear.jaxpr, flat_fun.out_tree,
+                                      flat_fun.num_out), *linear.consts)
     return (out, f_jvp, aux) if has_aux else (out, f_jvp)
+
+
+def _linearized(jaxpr: Any, out_tree: Any, num_out: int, *consts_and_tangents: Any) -> Any:
+    """Run the linear jaxpr: its constants, then the input tangents (a pytree each)."""
+    consts = consts_and_tangents[:len(jaxpr.constvars)]
+    flat_t, _ = tree_flatten(consts_and_tangents[len(jaxpr.constvars):])
+    touts = eval_jaxpr(jaxpr, list(consts), *flat_t)
+    return tree_unflatten(out_tree, touts[:num_out])
 
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:

@@ -248,6 +248,12 @@ CASES = {
         "vf2 = jax.tree.map(lambda r: r, vf)\nout = vf2(jnp.ones(3))"),
     "vjp_bad_cotangent_tree": (
         "y, vf = jax.vjp(lambda x: (x, x), 1.0)\nout = vf(1.0)"),
+    "linearize_is_partial": (
+        "y, f_jvp = jax.linearize(jnp.sin, 1.)\n"
+        "out = (type(f_jvp).__name__, jax.tree.leaves(f_jvp), jax.jit(lambda f, t: f(t))(f_jvp, 2.))"),
+    "linearize_pytree": (
+        "y, f_jvp = jax.linearize(lambda p: p['a'] * jnp.sin(p['b']), {'a': 2., 'b': 1.})\n"
+        "out = f_jvp({'a': 1., 'b': 1.})"),
     "custom_jvp_calls_under_jvp": _PRINTS + "out = jax.jvp(f, (1.,), (1.,))",
     "custom_jvp_calls_under_grad": _PRINTS + "out = jax.grad(f)(1.)",
     "custom_jvp_control_flow_grad": _PRINTS + "out = (jax.grad(f)(1.), jax.grad(f)(-1.))",
