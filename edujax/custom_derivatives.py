@@ -167,15 +167,49 @@ class custom_jvp:
         flat, in_tree = tree_flatten(diff)
         rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
         trace = core.current_trace()
+        if _uninvolved(trace, flat):  # e.g. the rule calling this function on its primals
+            with core.set_current_trace(trace.parent):
+                return self(*args)
         if _differentiating(trace, flat):
             out, out_tree = _jvp_now(trace, rule, flat)
             return tree_unflatten(out_tree, out)
         body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
                                  nondiff)
+        if _batching(trace, flat):
+            return self._vmap_now(trace, body, rule, flat, in_tree)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
         outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
+
+    def _vmap_now(self, trace: batching.BatchTrace, body: Callable, rule: _NamedRule,
+                  flat: list, in_tree: Any) -> Any:
+        """Under vmap: a new custom_jvp function, the vmap of this one (its body and its rule
+        both vmapped), applied to the whole batch in the enclosing trace.
+
+        Neither the body nor the rule runs now; whichever the enclosing trace needs runs
+        later, once (JAX's BatchTrace.process_custom_jvp_call is lazy in the same way).
+        """
+        vals, dims = zip(*map(trace.to_batch_info, flat))
+        dims = list(dims)
+        out_trees: list = []
+
+        def flat_body(*xs: Any) -> list:
+            leaves, tree = tree_flatten(body(*tree_unflatten(in_tree, list(xs))))
+            out_trees[:] = [tree]
+            return leaves
+
+        def flat_rule(primals: list, tangents: list) -> tuple:
+            primals_out, tangents_out = rule(list(primals), list(tangents))
+            out_trees[:] = [rule.fun.out_tree]
+            return list(primals_out), list(tangents_out)
+
+        batched = custom_jvp(vmap(flat_body, in_axes=dims, out_axes=0))
+        batched.defjvp(lambda p, t: vmap(flat_rule, in_axes=(dims, dims), out_axes=0)(
+            list(p), list(t)))
+        with core.set_current_trace(trace.parent):
+            outs = batched(*vals)
+        return tree_unflatten(out_trees[0], [batching.BatchTracer(trace, o, 0) for o in outs])
 
     def _flat_jvp(self, nondiff: tuple, in_tree: Any) -> Callable:
         def flat_jvp(primals: list, tangents: list):
@@ -196,6 +230,22 @@ def _differentiating(trace: core.Trace, flat: list) -> bool:
     """Is ``trace`` a JVP trace, and does it carry a tangent for one of the arguments?"""
     return isinstance(trace, ad.JVPTrace) and any(
         isinstance(x, ad.JVPTracer) and x._trace is trace for x in flat)
+
+
+def _uninvolved(trace: core.Trace, flat: list) -> bool:
+    """Does none of the arguments belong to ``trace`` (a JVP, vmap or linearize trace)?
+    Then that trace has nothing to do with the call, and its parent takes it."""
+    if isinstance(trace, ad.PartialEvalTrace):
+        return not any(trace.is_unknown(x) for x in flat)
+    if isinstance(trace, (ad.JVPTrace, batching.BatchTrace)):
+        return not any(isinstance(x, core.Tracer) and x._trace is trace for x in flat)
+    return False
+
+
+def _batching(trace: core.Trace, flat: list) -> bool:
+    """Is ``trace`` a vmap's trace, and is one of the arguments batched by it?"""
+    return isinstance(trace, batching.BatchTrace) and any(
+        isinstance(x, batching.BatchTracer) and x._trace is trace for x in flat)
 
 
 def _jvp_now(trace: ad.JVPTrace, rule: Callable, flat: list) -> tuple[list, Any]:
@@ -292,6 +342,9 @@ class custom_vjp:
         bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, res_tree),
                          getattr(self.bwd, "__name__", None))
         trace = core.current_trace()
+        if _uninvolved(trace, flat):
+            with core.set_current_trace(trace.parent):
+                return self(*args)
         if _differentiating(trace, flat):  # as for custom_jvp: fwd runs, the body does not
             primals, tangents = zip(*map(trace.to_pair, flat))
             with core.set_current_trace(trace.parent):

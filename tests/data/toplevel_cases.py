@@ -259,6 +259,13 @@ CASES = {
     "custom_jvp_control_flow_grad": _PRINTS + "out = (jax.grad(f)(1.), jax.grad(f)(-1.))",
     "custom_jvp_calls_eager": _PRINTS + "out = f(1.)",
     "custom_jvp_calls_under_jit_grad": _PRINTS.replace("    if x > 0:\n        return f(x), 2. * t\n", "") + "out = jax.jit(jax.grad(f))(1.)",
+    "custom_jvp_calls_under_grad_of_vmap": (
+        _PRINTS + "out = jax.grad(lambda x: jnp.sum(jax.vmap(f)(x)))(jnp.ones(2))"),
+    "custom_jvp_calls_under_vmap_of_grad": _PRINTS + "out = jax.vmap(jax.grad(f))(jnp.ones(2))",
+    "custom_jvp_calls_under_hessian": _PRINTS.replace(
+        "    if x > 0:\n        return f(x), 2. * t\n", "") + "out = jax.hessian(f)(1.)",
+    "custom_vjp_calls_under_vmap_of_grad": _VJP_PRINTS + "out = jax.vmap(jax.grad(g))(jnp.ones(2))",
+    "custom_vjp_calls_under_grad_of_jit": _VJP_PRINTS + "out = jax.grad(jax.jit(g))(1.)",
     "custom_vjp_calls_under_grad": _VJP_PRINTS + "out = jax.grad(g)(1.)",
     "custom_vjp_calls_under_vjp": _VJP_PRINTS + "y, vf = jax.vjp(g, 1.)\nout = (y, vf(1.))",
     "custom_vjp_calls_under_jit_grad": _VJP_PRINTS + "out = jax.jit(jax.grad(g))(1.)",
