@@ -159,6 +159,8 @@ def test_reductions_are_accurate_on_the_reference_path():
                     (jnp.std, exact.std(0))]:
         got = np.asarray(fn(jnp.asarray(x), axis=0), np.float64)
         assert np.max(np.abs(got - ref) / np.abs(ref)) < 2e-7, fn.__name__
+    assert jnp.sum(jnp.zeros((0, 3)), axis=0).tolist() == [0.0, 0.0, 0.0]  # empty sums too
+    assert jnp.sum(jnp.arange(24.0).reshape(2, 3, 4), axis=(0, 2)).tolist() == [60, 92, 124]
 
 
 def test_integer_sums_still_wrap_around():

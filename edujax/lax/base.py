@@ -198,7 +198,8 @@ def _accurate_sum(x: np.ndarray, axis: tuple, dtype: np.dtype) -> np.ndarray:
         return np.sum(x, axis=axis, dtype=dtype)
     kept = [d for d in range(x.ndim) if d not in axis]
     moved = np.ascontiguousarray(np.transpose(x, [*kept, *axis]))
-    return np.sum(moved.reshape(moved.shape[:len(kept)] + (-1,)), axis=-1, dtype=dtype)
+    summed = int(np.prod([x.shape[a] for a in axis]))  # (not -1: arrays may be empty)
+    return np.sum(moved.reshape(moved.shape[:len(kept)] + (summed,)), axis=-1, dtype=dtype)
 
 
 reduce_sum_p = reduction("reduce_sum", _accurate_sum, accepted(NUMBER))  # axes, out_sharding
