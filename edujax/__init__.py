@@ -26,6 +26,21 @@ from edujax.devices import (default_backend, device_count, devices, local_device
                             local_devices)
 from edujax import errors  # noqa: F401
 from edujax import dtypes  # noqa: F401
+# The top level's breadth (issue 17, the "toplevel" slice): checkpointing, debugging,
+# callbacks, shape evaluation and the smaller transformations.
+from edujax import ad_checkpoint, debug, extend, sharding  # noqa: F401
+from edujax.ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
+from edujax.api import eval_shape, typeof  # noqa: F401
+from edujax.autodiff import jacobian, linear_transpose  # noqa: F401
+from edujax.callbacks import pure_callback  # noqa: F401
+from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: F401
+from edujax.jit.api import disable_jit  # noqa: F401
+from edujax.scopes import ensure_compile_time_eval, named_call, named_scope  # noqa: F401
+from edujax.devices import Device  # noqa: F401
+from edujax.runtime import (default_device, effects_barrier, enable_x64,  # noqa: F401
+                            explain_cache_misses, host_count, host_id, print_environment_info,
+                            process_count, process_index)
+from edujax import typing  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -234,3 +234,19 @@ def block_until_ready(x: Any) -> Any:
         if isinstance(leaf, Array) and type(leaf) is not Array:
             leaf.block_until_ready()
     return x
+
+
+def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
+    """The shapes and dtypes ``fun(*args)`` would return, found without computing anything.
+
+    ``fun`` is traced (as ``make_jaxpr`` does) on abstract values; the arguments may be arrays
+    or ``ShapeDtypeStruct``s. The result has ``fun``'s output structure with a
+    ``ShapeDtypeStruct`` at each leaf.
+    """
+    _, shapes = make_jaxpr(fun, return_shape=True)(*args, **kwargs)
+    return shapes
+
+
+def typeof(x: Any) -> core.ShapedArray:
+    """The abstract value (shape, dtype, weak type) JAX sees for ``x``: ``float32[3]``."""
+    return shaped_abstractify(x)

@@ -14,6 +14,7 @@ import numpy as np
 
 from edujax.abstract_arrays import ShapedArray
 from edujax.devices import cpu_device
+from edujax.sharding import SingleDeviceSharding
 
 
 # Printers for Arrays whose dtype kind NumPy cannot print the JAX way. prng.py, above this
@@ -134,6 +135,11 @@ class ArrayImpl:
 
     def devices(self) -> set:
         return {cpu_device}
+
+    @property
+    def sharding(self) -> SingleDeviceSharding:
+        """How the array is laid out over devices: all of it on its one device."""
+        return SingleDeviceSharding(self.device)
 
     is_fully_addressable = True
     is_fully_replicated = True

@@ -14,8 +14,8 @@ from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
-from edujax.tree_util import (tree_flatten, tree_map, tree_structure, tree_transpose,
-                              tree_unflatten)
+from edujax.tree_util import (Partial, register_pytree_node, tree_flatten, tree_map,
+                              tree_structure, tree_transpose, tree_unflatten)
 from edujax.vmap import vmap
 
 
@@ -84,47 +84,94 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
 
 def linearize(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
-    """``fun(*primals)`` and its linear tangent map, as a function of tangents."""
+    """``fun(*primals)`` and its linear tangent map, as a function of tangents.
+
+    As in JAX the map is a ``tree_util.Partial`` whose leaves are the linear jaxpr's
+    constants (``cos(x)`` for ``sin``), so it can be passed through ``jit``.
+    """
     flat_p, in_tree = tree_flatten(primals)
     flat_fun = _Flat(fun, in_tree, has_aux)
     outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
-
-    def f_jvp(*tangents):
-        flat_t, _ = tree_flatten(tangents)
-        touts = eval_jaxpr(linear.jaxpr, linear.consts, *flat_t)
-        return tree_unflatten(flat_fun.out_tree, touts[:flat_fun.num_out])
+    f_jvp = Partial(functools.partial(_linearized, linear.jaxpr, flat_fun.out_tree,
+                                      flat_fun.num_out), *linear.consts)
     return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 
 
+def _linearized(jaxpr: Any, out_tree: Any, num_out: int, *consts_and_tangents: Any) -> Any:
+    """Run the linear jaxpr: its constants, then the input tangents (a pytree each)."""
+    consts = consts_and_tangents[:len(jaxpr.constvars)]
+    flat_t, _ = tree_flatten(consts_and_tangents[len(jaxpr.constvars):])
+    touts = eval_jaxpr(jaxpr, list(consts), *flat_t)
+    return tree_unflatten(out_tree, touts[:num_out])
+
+
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
-    """Reverse mode: ``fun(*primals)`` and ``vjp_fn(cotangent) -> cotangents of primals``."""
+    """Reverse mode: ``fun(*primals)`` and ``vjp_fn(cotangent) -> cotangents of primals``.
+
+    ``vjp_fn`` is a ``tree_util.Partial`` whose leaves are the *residuals*, the values the
+    backward pass needs (``cos(x)`` for ``sin``), as in JAX. So it is a pytree: it can be
+    returned from a jitted function, or passed into one, like any array container.
+    """
     flat_p, in_tree = tree_flatten(primals)
     flat_fun = _Flat(fun, in_tree, has_aux)
-    outs, pullback = ad.vjp_flat(flat_fun, flat_p)
+    outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
-    aux_zeros = [ad.Zero.from_value(x) for x in outs[flat_fun.num_out:]]
-
-    def vjp_fn(cotangent):
-        flat_ct, ct_tree = tree_flatten(cotangent)
-        if ct_tree != flat_fun.out_tree:
-            raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function "
-                             "returned by `jax.vjp` must match the pytree structure of the "
-                             f"differentiated function's output: got {ct_tree}, expected "
-                             f"{flat_fun.out_tree}.")
-        cts = pullback([*flat_ct, *aux_zeros])
-        return tree_unflatten(in_tree, [_cotangent_like(p, ct) for p, ct in zip(flat_p, cts)])
+    backward = _Backward(linear.jaxpr, in_tree, flat_fun.out_tree,
+                         [core.get_aval(p) for p in flat_p],
+                         [ad.tangent_aval(core.get_aval(x)) for x in outs[flat_fun.num_out:]])
+    vjp_fn = VJP(functools.partial(_vjp_pullback, backward), linear.consts)
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def _cotangent_like(primal: Any, ct: Any) -> Any:
-    """The cotangent of an input has the input's dtype (zeros, with its weak type, if none)."""
-    aval = core.get_aval(primal)
+class VJP(Partial):
+    """The function ``jax.vjp`` returns (named as JAX 0.10 names its class): a ``Partial``,
+    so a pytree whose leaves are the residuals."""
+
+
+register_pytree_node(VJP, lambda v: ((v.args, v.keywords), v.func),
+                     lambda func, xs: VJP(func, *xs[0], **xs[1]))
+
+
+class _Backward:
+    """What a VJP function knows besides its residuals: the linear jaxpr and the trees.
+
+    It is the static part of the ``Partial`` that ``vjp`` returns (part of its treedef).
+    """
+
+    def __init__(self, jaxpr: Any, in_tree: Any, out_tree: Any, in_avals: list,
+                 aux_avals: list):
+        self.jaxpr, self.in_tree, self.out_tree = jaxpr, in_tree, out_tree
+        self.in_avals, self.aux_avals = in_avals, aux_avals
+
+    def __repr__(self) -> str:
+        return "<vjp backward pass>"
+
+
+def _vjp_pullback(backward: _Backward, residuals: list, cotangent: Any) -> Any:
+    """Transpose the linear jaxpr: output cotangents in, input cotangents out."""
+    flat_ct, ct_tree = tree_flatten(cotangent)
+    if ct_tree != backward.out_tree:
+        raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function "
+                         "returned by `jax.vjp` must match the pytree structure of the "
+                         f"differentiated function's output: got {ct_tree}, expected "
+                         f"{backward.out_tree}.")
+    jaxpr = backward.jaxpr
+    undefined = [ad.UndefinedPrimal(v.aval) for v in jaxpr.invars]
+    aux_zeros = [ad.Zero(a) for a in backward.aux_avals]
+    cts = ad.backward_pass(jaxpr, list(residuals), undefined, [*flat_ct, *aux_zeros])
+    return tree_unflatten(backward.in_tree,
+                          [_cotangent_like(a, ct) for a, ct in zip(backward.in_avals, cts)])
+
+
+def _cotangent_like(aval: core.ShapedArray, ct: Any) -> Any:
+    """The cotangent of an input has the input's dtype. Its weak type is the one it was
+    computed with, as in JAX (that of grad at a Python complex is strong when it comes out
+    of lax.complex); zeros, when there is none, have the input's weak type."""
     if ct is None or type(ct) is ad.Zero:
-        return lax.full_like(primal, 0)  # zeros of the input's dtype and weak type, as in JAX
+        return lax._convert_element_type(lax.full(aval.shape, 0, aval.dtype), aval.dtype,
+                                         aval.weak_type)
     if core.get_aval(ct).dtype == aval.dtype:
-        # As in JAX, a cotangent keeps the weak type it was computed with (that of grad at a
-        # Python complex is strong when it comes out of lax.complex).
         return ct
     return lax._convert_element_type(ct, aval.dtype, aval.weak_type)
 
@@ -356,3 +403,46 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
            "tree_structure"]
+
+
+def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -> Callable:
+    """The transpose of a *linear* function: ``ct_out -> ct_in`` with ``<ct_out, f(x)> ==
+    <ct_in, x>`` for every x.
+
+    ``primals`` give only shapes and dtypes (arrays or ``ShapeDtypeStruct``s). ``fun`` is
+    traced once into a jaxpr and that jaxpr is walked backwards with the transpose rules,
+    the same backward pass that reverse mode uses on the linear part of a JVP. A function
+    that is not linear fails there: a primitive such as ``sin`` has no transpose rule.
+    """
+    flat_p, in_tree = tree_flatten(primals)
+    in_avals = [_abstract(p) for p in flat_p]
+    flat_fun = _Flat(fun, in_tree)
+    closed, _ = ad.trace_to_jaxpr(lambda *xs: (flat_fun(*xs), None), in_avals)
+    out_tree = flat_fun.out_tree
+
+    def transposed(cotangent: Any) -> tuple:
+        flat_ct, ct_tree = tree_flatten(cotangent)
+        if ct_tree != out_tree:
+            raise TypeError("cotangent tree does not match function output, expected "
+                            f"{out_tree} but got {ct_tree}")
+        out_avals = closed.out_avals
+        if any(core.get_aval(c).shape != a.shape or core.get_aval(c).dtype != a.dtype
+               for c, a in zip(flat_ct, out_avals)):
+            raise TypeError("cotangent type does not match function output, expected "
+                            f"{tuple(out_avals)} but got {flat_ct}")
+        undefined = [ad.UndefinedPrimal(a) for a in in_avals]
+        cts = ad.backward_pass(closed.jaxpr, closed.consts, undefined, flat_ct)
+        cts = [lax.full(a.shape, 0, a.dtype) if ct is None or type(ct) is ad.Zero
+               else jnp.asarray(ct) for a, ct in zip(in_avals, cts)]
+        return tuple(tree_unflatten(in_tree, cts))
+    return transposed
+
+
+def _abstract(x: Any) -> core.ShapedArray:
+    """The aval of an array, or of a ``ShapeDtypeStruct`` (anything with shape and dtype)."""
+    if isinstance(x, core.Tracer) or core.is_array_like(x):
+        return core.get_aval(x)
+    return core.ShapedArray(tuple(x.shape), np.dtype(x.dtype), getattr(x, "weak_type", False))
+
+
+jacobian = jacrev  # JAX's name for the reverse-mode Jacobian

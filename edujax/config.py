@@ -40,6 +40,8 @@ class Config:
             "edujax_check_key_reuse": _env_flag("EDUJAX_CHECK_KEY_REUSE", False),  # random.py
             # As in JAX: "off" shows every frame of a traceback; other values let the edujax
             # Jupyter kernel hide edujax's own frames so the user's code stands out.
+            # jit runs the Python function instead of compiling it (see jax.disable_jit).
+            "jax_disable_jit": _env_flag("JAX_DISABLE_JIT", False),
             "jax_traceback_filtering": os.environ.get("JAX_TRACEBACK_FILTERING", "auto"),
         }
         self._listeners: list = []

@@ -71,6 +71,18 @@ class Primitive:
     def bind(self, *args: Any, **params: Any) -> Any:
         return _state.trace.process_primitive(self, args, params)  # i.e. current_trace()
 
+    # How a user-defined primitive gets its rules (JAX's spelling, as in its tutorial "How
+    # JAX primitives work"): the tables above, filled through methods.
+    def def_impl(self, impl: Callable) -> Callable:
+        """The reference implementation: NumPy values in, NumPy value(s) out."""
+        impl_rules[self] = impl
+        return impl
+
+    def def_abstract_eval(self, rule: Callable) -> Callable:
+        """Shapes and dtypes: ``rule(*avals, **params) -> ShapedArray`` (a list if several)."""
+        abstract_eval_rules[self] = rule
+        return rule
+
     def __repr__(self) -> str:
         return self.name
 

@@ -23,7 +23,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
 
 
@@ -165,13 +165,51 @@ class custom_jvp:
             return self.fun(*args)  # nothing is being transformed: just run it
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
+        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
+        trace = core.current_trace()
+        if _uninvolved(trace, flat):  # e.g. the rule calling this function on its primals
+            with core.set_current_trace(trace.parent):
+                return self(*args)
+        if _differentiating(trace, flat):
+            out, out_tree = _jvp_now(trace, rule, flat)
+            return tree_unflatten(out_tree, out)
         body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
                                  nondiff)
+        if _batching(trace, flat):
+            return self._vmap_now(trace, body, rule, flat, in_tree)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
         outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
+
+    def _vmap_now(self, trace: batching.BatchTrace, body: Callable, rule: _NamedRule,
+                  flat: list, in_tree: Any) -> Any:
+        """Under vmap: a new custom_jvp function, the vmap of this one (its body and its rule
+        both vmapped), applied to the whole batch in the enclosing trace.
+
+        Neither the body nor the rule runs now; whichever the enclosing trace needs runs
+        later, once (JAX's BatchTrace.process_custom_jvp_call is lazy in the same way).
+        """
+        vals, dims = zip(*map(trace.to_batch_info, flat))
+        dims = list(dims)
+        out_trees: list = []
+
+        def flat_body(*xs: Any) -> list:
+            leaves, tree = tree_flatten(body(*tree_unflatten(in_tree, list(xs))))
+            out_trees[:] = [tree]
+            return leaves
+
+        def flat_rule(primals: list, tangents: list) -> tuple:
+            primals_out, tangents_out = rule(list(primals), list(tangents))
+            out_trees[:] = [rule.fun.out_tree]
+            return list(primals_out), list(tangents_out)
+
+        batched = custom_jvp(vmap(flat_body, in_axes=dims, out_axes=0))
+        batched.defjvp(lambda p, t: vmap(flat_rule, in_axes=(dims, dims), out_axes=0)(
+            list(p), list(t)))
+        with core.set_current_trace(trace.parent):
+            outs = batched(*vals)
+        return tree_unflatten(out_trees[0], [batching.BatchTracer(trace, o, 0) for o in outs])
 
     def _flat_jvp(self, nondiff: tuple, in_tree: Any) -> Callable:
         def flat_jvp(primals: list, tangents: list):
@@ -179,8 +217,45 @@ class custom_jvp:
             t = tree_unflatten(in_tree, tangents)
             primal_out, tangent_out = self.jvp(*nondiff, tuple(p), tuple(t)) if nondiff \
                 else self.jvp(tuple(p), tuple(t))
-            return tree_flatten(primal_out)[0], tree_flatten(tangent_out)[0]
+            flat_out, flat_jvp.out_tree = tree_flatten(primal_out)
+            return flat_out, tree_flatten(tangent_out)[0]
         return flat_jvp
+
+
+# Under jvp or grad, a custom function is differentiated at once, without tracing its body
+# into a jaxpr first: the body would run (and print) once for nothing, and the user's rule
+# could not branch on a primal value (``if x > 0:``), which under grad is concrete. JAX does
+# the same (its JVPTrace.process_custom_jvp_call never looks at the body).
+def _differentiating(trace: core.Trace, flat: list) -> bool:
+    """Is ``trace`` a JVP trace, and does it carry a tangent for one of the arguments?"""
+    return isinstance(trace, ad.JVPTrace) and any(
+        isinstance(x, ad.JVPTracer) and x._trace is trace for x in flat)
+
+
+def _uninvolved(trace: core.Trace, flat: list) -> bool:
+    """Does none of the arguments belong to ``trace`` (a JVP, vmap or linearize trace)?
+    Then that trace has nothing to do with the call, and its parent takes it."""
+    if isinstance(trace, ad.PartialEvalTrace):
+        return not any(trace.is_unknown(x) for x in flat)
+    if isinstance(trace, (ad.JVPTrace, batching.BatchTrace)):
+        return not any(isinstance(x, core.Tracer) and x._trace is trace for x in flat)
+    return False
+
+
+def _batching(trace: core.Trace, flat: list) -> bool:
+    """Is ``trace`` a vmap's trace, and is one of the arguments batched by it?"""
+    return isinstance(trace, batching.BatchTrace) and any(
+        isinstance(x, batching.BatchTracer) and x._trace is trace for x in flat)
+
+
+def _jvp_now(trace: ad.JVPTrace, rule: Callable, flat: list) -> tuple[list, Any]:
+    """Run the custom JVP ``rule`` (flat primals, tangents in) on the tracers' pairs."""
+    primals, tangents = zip(*map(trace.to_pair, flat))
+    with core.set_current_trace(trace.parent):
+        primals_out, tangents_out = _custom_jvp_call_jvp(primals, tangents, call_jaxpr=None,
+                                                         jvp=rule, name="", symbolic_zeros=False)
+    out = [ad.JVPTracer(trace, p, t) for p, t in zip(primals_out, tangents_out)]
+    return out, rule.fun.out_tree
 
 
 # ------------------------------------------------------------------ custom_vjp
@@ -261,14 +336,26 @@ class custom_vjp:
             return self.fun(*args)
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
+        res_tree: list = []  # [residuals' tree, output tree], filled in when fwd runs
+        fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
+                         getattr(self.fwd, "__name__", None))
+        bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, res_tree),
+                         getattr(self.bwd, "__name__", None))
+        trace = core.current_trace()
+        if _uninvolved(trace, flat):
+            with core.set_current_trace(trace.parent):
+                return self(*args)
+        if _differentiating(trace, flat):  # as for custom_jvp: fwd runs, the body does not
+            primals, tangents = zip(*map(trace.to_pair, flat))
+            with core.set_current_trace(trace.parent):
+                primals_out, tangents_out = _custom_vjp_call_jvp(
+                    primals, tangents, call_jaxpr=None, fwd=fwd, bwd=bwd, name="",
+                    symbolic_zeros=False)
+            out = [ad.JVPTracer(trace, p, t) for p, t in zip(primals_out, tangents_out)]
+            return tree_unflatten(res_tree[1], out)
         body = functools.partial(lambda nd, *d: self.fun(*_merge(nd, d, self.nondiff_argnums)),
                                  nondiff)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        res_tree: list = []
-        fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
-                         getattr(self.fwd, "__name__", None))
-        bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, out_tree, res_tree),
-                         getattr(self.bwd, "__name__", None))
         outs = custom_vjp_call_p.bind(*flat, call_jaxpr=call_jaxpr, fwd=fwd, bwd=bwd,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
@@ -278,17 +365,82 @@ class custom_vjp:
             args = _merge(nondiff, tree_unflatten(in_tree, primals), self.nondiff_argnums)
             out, res = self.fwd(*args)
             flat_res, tree = tree_flatten(res)
-            res_tree[:] = [tree]
-            return tree_flatten(out)[0], flat_res
+            flat_out, out_tree = tree_flatten(out)
+            res_tree[:] = [tree, out_tree]
+            return flat_out, flat_res
         return flat_fwd
 
-    def _flat_bwd(self, nondiff: tuple, in_tree: Any, out_tree: Any, res_tree: list):
+    def _flat_bwd(self, nondiff: tuple, in_tree: Any, res_tree: list):
         def flat_bwd(residuals: list, cts: list):
             res = tree_unflatten(res_tree[0], residuals)
-            ct = tree_unflatten(out_tree, cts)
+            ct = tree_unflatten(res_tree[1], cts)
             cts_in = self.bwd(*nondiff, res, ct)
             if not isinstance(cts_in, (tuple, list)):
                 raise TypeError("Custom VJP bwd rule must produce a tuple or list of "
                                 f"cotangents, got {type(cts_in)}.")
             return tree_flatten(tuple(cts_in))[0]
         return flat_bwd
+
+
+# ------------------------------------------------------------------ closure_convert
+def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
+    """Make the arrays ``fun`` closes over explicit: ``(converted, consts)``.
+
+    ``converted(*args, *consts)`` computes ``fun(*args)``. Tracing ``fun`` on
+    ``example_args`` finds what it closes over: every outside value it uses becomes a
+    constant of the jaxpr, and the floating-point *tracers* among them are *hoisted* into
+    ``consts`` (JAX hoists only those: they are what a derivative could flow through;
+    concrete arrays stay closed over). A ``custom_vjp``
+    needs this when its ``bwd`` closes over values that are being differentiated.
+    """
+    flat_args, in_tree = tree_flatten(example_args)
+    closed, out_tree = _trace_body(fun, flat_args, in_tree)
+    jaxpr = closed.jaxpr
+    hoist = [isinstance(c, core.Tracer) and core.get_aval(c).dtype.kind in "fc"
+             for c in closed.consts]
+    consts = [c for c, h in zip(closed.consts, hoist) if h]
+    kept = [c for c, h in zip(closed.consts, hoist) if not h]
+
+    def converted(*args_and_consts: Any) -> Any:
+        args, hoisted = args_and_consts[:len(args_and_consts) - len(consts)], \
+            iter(args_and_consts[len(args_and_consts) - len(consts):])
+        others = iter(kept)
+        all_consts = [next(hoisted) if h else next(others) for h in hoist]
+        flat = tree_flatten(tuple(args))[0]
+        return tree_unflatten(out_tree, eval_jaxpr(jaxpr, all_consts, *flat))
+    return converted, consts
+
+
+# ------------------------------------------------------------------ custom_gradient
+def _consts_first(converted: Callable, *consts_and_ct: Any) -> Any:
+    return converted(consts_and_ct[-1], *consts_and_ct[:-1])
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """A function that returns its own gradient rule: ``fun(*args) -> (value, vjp)``.
+
+    >>> @jax.custom_gradient
+    ... def f(x):
+    ...     return x ** 2, lambda g: (g * x,)
+
+    ``vjp(g)`` returns one cotangent per argument. It is a ``custom_vjp`` whose ``fwd``
+    runs ``fun`` and keeps the rule; the arrays the rule closes over (``x`` above) become
+    the residuals, made explicit with ``closure_convert``.
+    """
+    @custom_vjp
+    def wrapped(*args: Any) -> Any:
+        return fun(*args)[0]
+
+    def fwd(*args: Any) -> tuple:
+        value, rule = fun(*args)
+        converted, consts = closure_convert(rule, value)
+        # A Partial is a pytree whose leaves are its bound arguments: the residuals are
+        # exactly the hoisted arrays, the rule itself travels as static data.
+        return value, Partial(functools.partial(_consts_first, converted), *consts)
+
+    def bwd(rule: Partial, ct: Any) -> tuple:
+        return tuple(rule(ct))
+
+    wrapped.defvjp(fwd, bwd)
+    functools.update_wrapper(wrapped, fun, updated=())
+    return wrapped

@@ -103,6 +103,7 @@ class ClosedJaxpr:
     in_avals = property(lambda self: self.jaxpr.in_avals)
     out_avals = property(lambda self: self.jaxpr.out_avals)
     eqns = property(lambda self: self.jaxpr.eqns)
+    literals = property(lambda self: self.consts)  # JAX 0.10's name for the same list
     effects = frozenset()
 
     def pretty_print(self, width: int = 80) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, literal_value_str
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
 
 # ------------------------------------------------------------------ documents
 
@@ -296,3 +296,11 @@ def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
 
 
 Jaxpr.printer = pp_toplevel_jaxpr  # how print(jaxpr) and str(closed_jaxpr) find this printer
+
+
+def _eqn_repr(eqn: JaxprEqn) -> str:
+    """One equation on its own, named from ``a`` on as JAX does: ``a:f32[3] = mul b 2.0:f32[]``."""
+    return format_doc(pp_eqn(eqn, PpContext()), 80)
+
+
+JaxprEqn.__repr__ = JaxprEqn.__str__ = _eqn_repr

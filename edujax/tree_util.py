@@ -1240,6 +1240,16 @@ def register_dataclass(nodetype: Typ, data_fields: Sequence[str] | None = None,
     return nodetype
 
 
+def static(**kwargs: Any) -> Any:
+    """A dataclass field that ``register_dataclass`` treats as static (part of the treedef).
+
+    ``x: int = jax.tree.static(default=3)`` is ``dataclasses.field(default=3,
+    metadata={"static": True})``: the shortcut JAX offers for meta fields.
+    """
+    metadata = {**kwargs.pop("metadata", {}), "static": True}
+    return dataclasses.field(metadata=metadata, **kwargs)
+
+
 def register_static(cls: type[T]) -> type[T]:
     """Register ``cls`` as a node with no children: its values live in the treedef.
 

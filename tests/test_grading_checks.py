@@ -122,6 +122,8 @@ def test_not_jittable_says_why_and_where():
     power = lambda x, n: x ** int(n)
     assert not g.check_jittable(power, 1.0, 3)
     assert g.check_jittable(power, 1.0, 3, static_argnums=1)
+    zeros = g.check_jittable(lambda n: jnp.zeros(n), 3)  # a traced shape: JAX's TypeError
+    assert not zeros and "static" in zeros.explanation and "Shapes must be" in zeros.explanation
 
 
 def test_cache_misses_quote_the_reason():

@@ -25,6 +25,13 @@ TRACING_ERRORS = (errors.ConcretizationTypeError, errors.TracerIntegerConversion
                   errors.UnexpectedTracerError)
 
 
+def is_traced_shape_error(error: BaseException) -> bool:
+    """``jnp.zeros(n)`` with a traced ``n``: JAX says so with a TypeError showing the tracer."""
+    message = str(error)
+    return (isinstance(error, TypeError) and "Tracer(" in message
+            and message.startswith("Shapes must be 1D sequences of concrete values"))
+
+
 def student_line(error: BaseException) -> str:
     """``file:line: code`` of the innermost frame outside edujax (the student's line)."""
     frames = [f for f in traceback.extract_tb(error.__traceback__)
@@ -67,6 +74,10 @@ def check_jittable(f: Callable, *args: Any, static_argnums: int | Sequence[int] 
     try:
         closed = api.make_jaxpr(f, static_argnums=static_argnums)(*args, **kwargs)
     except TRACING_ERRORS as error:
+        return failed("your function is not jit-compatible: " + explain_tracing_error(error))
+    except TypeError as error:
+        if not is_traced_shape_error(error):
+            raise
         return failed("your function is not jit-compatible: " + explain_tracing_error(error))
     if not closed.jaxpr.outvars:
         return failed("your function returns nothing (None): did it forget to `return` its "

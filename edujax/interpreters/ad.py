@@ -36,6 +36,8 @@ transpose_rules: dict[Primitive, Callable] = {}
 #   partial_eval_rules[p](trace, *args, **params): how a primitive that carries a jaxpr
 #       (jit, ...) meets a mix of known and unknown inputs while linearizing.
 partial_eval_rules: dict[Primitive, Callable] = {}
+# JAX's names for the first two tables (custom primitives register their rules there).
+primitive_jvps, primitive_transposes = jvp_rules, transpose_rules
 
 
 # ------------------------------------------------------------------ symbolic zeros
@@ -329,8 +331,9 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list) 
         if all(type(ct) is Zero for ct in cts_out):
             continue
         rule = transpose_rules.get(eqn.primitive)
-        if rule is None:
-            raise missing_rule("transpose", eqn.primitive)
+        if rule is None:  # JAX's words; the table to fill is ad.transpose_rules
+            raise NotImplementedError("Transpose rule (for reverse-mode differentiation) for "
+                                      f"'{eqn.primitive.name}' not implemented")
         ct_arg = cts_out if eqn.primitive.multiple_results else cts_out[0]
         cts_in = rule(ct_arg, *map(read, eqn.invars), **eqn.params)
         for v, ct in zip(eqn.invars, cts_in):

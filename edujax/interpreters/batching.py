@@ -29,6 +29,7 @@ not_mapped = None  # the batch dimension of a value that is the same for every e
 # batching_rules[p](args, dims, **params) -> (out, out_dim)  (lists for multiple results).
 # A rule gets the batched values and each one's batch dimension (an int or not_mapped).
 batching_rules: dict[Primitive, Callable] = {}
+primitive_batchers = batching_rules  # JAX's name for the same table
 # Collectives over a named axis (psum & co) need the axis: rule(trace, args, dims, **params).
 axis_rules: dict[Primitive, Callable] = {}
 

@@ -16,10 +16,11 @@ is replaced by binding ``jit_p``: the call shows up in the enclosing jaxpr as on
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import time
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -194,6 +195,8 @@ class JitWrapped:
 
     # -- calling ---------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if config._values["jax_disable_jit"]:  # see disable_jit: run the Python function
+            return self._fun(*args, **kwargs)
         flat_key = None
         if not kwargs and not self._static_argnums and core._state.trace is core.eval_trace:
             flat_key = _flat_key(args)
@@ -396,6 +399,21 @@ def jit(fun: Callable | None = None, *, static_argnums: Any = (), static_argname
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames, donate_argnums=donate_argnums)
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+
+
+@contextlib.contextmanager
+def disable_jit(disable: bool = True) -> Iterator[None]:
+    """Inside ``with jax.disable_jit():``, jitted functions run as plain Python, op by op.
+
+    Useful for debugging: a ``print`` inside a jitted function then shows values, not
+    tracers. ``jax.config.update("jax_disable_jit", True)`` does the same until undone.
+    """
+    previous = config.read("jax_disable_jit")
+    config.update("jax_disable_jit", disable)
+    try:
+        yield
+    finally:
+        config.update("jax_disable_jit", previous)
 
 
 def clear_caches() -> None:

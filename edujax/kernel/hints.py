@@ -145,6 +145,10 @@ def _message(error: BaseException) -> str:
 RULES: list[tuple[Callable[[BaseException], bool], Hint]] = [
     (lambda e: isinstance(e, errors.TracerBoolConversionError), BOOL),
     (lambda e: isinstance(e, errors.ConcretizationTypeError), CONCRETE),
+    # jnp.zeros(n) with a traced n: JAX (and edujax) say it with a TypeError naming the tracer.
+    (lambda e: isinstance(e, TypeError) and _message(e).startswith(
+        "Shapes must be 1D sequences of concrete values") and "Tracer(" in _message(e),
+     CONCRETE),
     (lambda e: isinstance(e, errors.TracerIntegerConversionError), INTEGER),
     (lambda e: isinstance(e, errors.TracerArrayConversionError), NUMPY),
     (lambda e: isinstance(e, errors.NonConcreteBooleanIndexError), BOOL_INDEX),

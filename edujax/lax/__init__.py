@@ -58,3 +58,5 @@ from edujax.lax import linalg
 # Complex numbers (issue 17, slice cplx).
 from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, conj_p, imag_p, real_p
 from edujax.lax.fft import FftType, fft, fft_p
+# reduce_precision (toplevel slice of issue 17: jax.checkpoint marks saved residuals with it).
+from edujax.lax.precision import reduce_precision, reduce_precision_p  # noqa: E402

@@ -20,7 +20,6 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
-from edujax.errors import ConcretizationTypeError
 
 _arraylike_types = (Array, core.Tracer, np.ndarray, np.generic, bool, int, float, complex)
 
@@ -168,18 +167,20 @@ def index_tuple(x: Any) -> tuple[int, ...]:
 
 
 def canonicalize_shape(shape: Any) -> tuple[int, ...]:
-    """A shape given as an int or a sequence of ints, as a tuple of Python ints."""
-    if np.ndim(shape) == 0 and not isinstance(shape, (tuple, list)):
+    """A shape given as an int or a sequence of ints, as a tuple of Python ints.
+
+    A traced size (``jnp.ones((n,))`` with ``n`` an argument of a jitted function) is not
+    allowed: shapes are part of the abstract value, fixed while tracing. JAX says so with a
+    TypeError that shows the tracer, and so do we.
+    """
+    if isinstance(shape, core.Tracer) or (
+            not isinstance(shape, (tuple, list)) and np.ndim(shape) == 0):
         shape = (shape,)
     try:
         return tuple(operator.index(d) for d in shape)
     except TypeError:
-        if any(isinstance(d, core.Tracer) for d in shape):
-            tracer = next(d for d in shape if isinstance(d, core.Tracer))
-            raise ConcretizationTypeError(tracer, "The shape argument must be concrete.\n"
-                                          ) from None
         raise TypeError("Shapes must be 1D sequences of concrete values of integer type, "
-                        f"got {shape}.") from None
+                        f"got {tuple(shape)}.") from None
 
 
 def broadcast_to(array: Any, shape: Any) -> Any:

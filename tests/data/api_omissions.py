@@ -25,10 +25,10 @@ _exotic_numpy_dtypes = [
     "float8_e8m0fnu", "int1", "int2", "int4", "uint1", "uint2", "uint4"]
 
 _sharding_top_level = [
-    "NamedSharding", "P", "Shard", "make_mesh", "set_mesh", "shard_map", "smap", "sharding",
+    "NamedSharding", "P", "Shard", "make_mesh", "set_mesh", "shard_map", "smap",
     "reshard", "distributed", "make_array_from_callback", "make_array_from_process_local_data",
-    "make_array_from_single_device_arrays", "process_count", "process_index",
-    "process_indices", "host_count", "host_id", "host_ids", "remove_size_one_mesh_axis_from_type",
+    "make_array_from_single_device_arrays",
+    "process_indices", "host_ids", "remove_size_one_mesh_axis_from_type",
     "auto_pcast"]
 
 _xla_top_level = ["ffi", "lib", "monitoring", "memory", "copy_to_host_async", "live_arrays",

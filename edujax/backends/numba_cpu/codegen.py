@@ -465,7 +465,8 @@ class _DriverWriter:
                 name, self.unused = f"_{self.unused}", self.unused + 1
             lhs.append(name)
         text = ", ".join(lhs) + ("," if returns_list and len(lhs) == 1 else "")
-        self.lines.append(f"{text} = {expr}  # {comment}")
+        # An equation without outputs (jax.debug.print, a debug callback) is a bare call.
+        self.lines.append(f"{text} = {expr}  # {comment}" if lhs else f"{expr}  # {comment}")
 
     def place(self, eqn: JaxprEqn, where: str) -> None:
         self.placement.append((self.names.eqn_text(eqn), where))

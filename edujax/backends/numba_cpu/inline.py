@@ -32,9 +32,11 @@ from edujax.backends.numba_cpu import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 # Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
-CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr"}
-# Primitives that return their operand unchanged once autodiff is done.
-IDENTITIES = {"stop_gradient"}
+CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
+               "remat2": "jaxpr"}
+# Primitives that return their operand unchanged once autodiff is done (``name`` is
+# checkpoint_name's tag).
+IDENTITIES = {"stop_gradient", "name"}
 
 
 def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -97,10 +99,10 @@ class _Builder:
 
 def fold_constants(eqn: JaxprEqn, invars: list) -> Literal | None:
     """The scalar result of an equation whose operands are all literals, as a literal."""
-    out_aval = eqn.outvars[0].aval
-    if (not invars or any(type(v) is not Literal for v in invars) or out_aval.shape
-            or eqn.primitive.multiple_results or _has_effects(eqn)):
+    if (not invars or eqn.primitive.multiple_results or _has_effects(eqn)
+            or any(type(v) is not Literal for v in invars) or eqn.outvars[0].aval.shape):
         return None
+    out_aval = eqn.outvars[0].aval
     try:
         with np.errstate(all="ignore"):
             value = core.impl_rules[eqn.primitive](
@@ -158,5 +160,6 @@ def _is_matrix_product(eqn: JaxprEqn) -> bool:
 
 
 def _has_effects(eqn: JaxprEqn) -> bool:
-    """edujax's primitives are pure; callbacks (a future addition) must never be dropped."""
-    return "callback" in eqn.primitive.name
+    """edujax's primitives are pure, but callbacks and ``jax.debug.print`` must never be
+    dropped: what they do (print, call Python) is the point, not their outputs."""
+    return "callback" in eqn.primitive.name or eqn.primitive.name == "debug_print"

@@ -226,8 +226,9 @@ class _DriverWriter:
         lhs = ", ".join(self.names(v) for v in eqn.outvars)
         if len(eqn.outvars) == 1:
             lhs += ","
-        self.lines.append(f"{lhs} = rules[{len(self.out.calls)}]({args})  "
-                          f"# {eqn.primitive.name}: {where}")
+        call = f"rules[{len(self.out.calls)}]({args})  # {eqn.primitive.name}: {where}"
+        # An equation without outputs (jax.debug.print, a debug callback) is a bare call.
+        self.lines.append(f"{lhs} = {call}" if lhs else call)
         self.out.calls.append(step)
         self.place(eqn, where)
 
