@@ -55,3 +55,10 @@ from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
+# issue 17, scipy/nn/random slice: the special functions behind jax.scipy.special and jax.random
+from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digamma, erfc, igamma,
+                                          igamma_grad_a, igammac, lgamma, polygamma,
+                                          random_gamma_grad, zeta, bessel_i0e_p, bessel_i1e_p,
+                                          digamma_p, erfc_p, igamma_grad_a_p, igamma_p,
+                                          igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
+                                          regularized_incomplete_beta_p, zeta_p)
