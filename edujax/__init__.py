@@ -26,6 +26,8 @@ from edujax.devices import (default_backend, device_count, devices, local_device
                             local_devices)
 from edujax import errors  # noqa: F401
 from edujax import dtypes  # noqa: F401
+# issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
+from edujax import scipy  # noqa: F401
 
 __version__ = "0.1.0"
 

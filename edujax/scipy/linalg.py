@@ -35,7 +35,7 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
     default, as in SciPy (jnp.linalg.cholesky returns the lower one)."""
     a, = _as_inexact(a)
     factor = lax_linalg.cholesky(a)
-    return factor if lower else jnp.conj(jnp.swapaxes(factor, -1, -2))
+    return factor if lower else jnp.swapaxes(factor, -1, -2)  # NB: real matrices only
 
 
 def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
@@ -136,7 +136,7 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
     lu_, _, permutation = lax_linalg.lu(a)
     m, n = a.shape[-2:]
     k = min(m, n)
-    p = jnp.real(jnp.array(permutation[..., None] == jnp.arange(m), dtype=a.dtype))
+    p = jnp.array(permutation[..., None] == jnp.arange(m), dtype=a.dtype)
     p = jnp.swapaxes(p, -1, -2)
     l_ = jnp.tril(lu_, -1)[..., :, :k] + jnp.eye(m, k, dtype=a.dtype)
     u = jnp.triu(lu_)[..., :k, :]
@@ -188,28 +188,25 @@ def block_diag(*arrs: Any) -> Any:
     """The matrix with the given matrices (scalars, vectors as rows) along its diagonal."""
     if len(arrs) == 0:
         arrs = (jnp.zeros((1, 0)),)
-    arrs = tuple(promote_dtypes_inexact(*arrs)) if any(
-        np.issubdtype(jnp.result_type(a), np.inexact) for a in arrs) else tuple(
-        jnp.asarray(a) for a in arrs)
-    arrs = tuple(jnp.atleast_2d(a) for a in arrs)
+    arrs = tuple(jnp.atleast_2d(jnp.asarray(a)) for a in arrs)
     bad = [i for i, a in enumerate(arrs) if a.ndim > 2]
     if bad:
         raise ValueError("Arguments to jax.scipy.linalg.block_diag must have at most 2 "
                          "dimensions, got {} at argument {}.".format(arrs[bad[0]], bad[0]))
-    acc = arrs[0]
-    dtype = jnp.result_type(*arrs)
-    for a in arrs[1:]:
-        _, c = a.shape
-        a = jnp.pad(a, ((0, 0), (acc.shape[-1], 0))) if acc.shape[-1] else a
-        acc = jnp.pad(acc, ((0, 0), (0, c)))
-        acc = jnp.concatenate([acc, a], axis=0)
-    return acc.astype(dtype)
+    rows = sum(a.shape[0] for a in arrs)
+    cols = sum(a.shape[1] for a in arrs)
+    out = jnp.zeros((rows, cols), dtype=jnp.result_type(*arrs))
+    r = c = 0
+    for a in arrs:  # each block goes just below and right of the previous one
+        out = out.at[r:r + a.shape[0], c:c + a.shape[1]].set(a)
+        r, c = r + a.shape[0], c + a.shape[1]
+    return out
 
 
 def toeplitz(c: Any, r: Any = None) -> Any:
     """The matrix with first column c and first row r, constant along its diagonals."""
     c = jnp.ravel(jnp.asarray(c))
-    r = jnp.conj(c) if r is None else jnp.ravel(jnp.asarray(r))
+    r = c if r is None else jnp.ravel(jnp.asarray(r))
     c, r = promote_dtypes_inexact(c, r) if jnp.result_type(c, r).kind in "fc" else (c, r)
     i = jnp.arange(c.shape[0])[:, None]
     j = jnp.arange(r.shape[0])[None, :]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from edujax import lax
+from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
 from edujax.numpy.util import promote_args_inexact
@@ -28,7 +28,7 @@ __all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb
 
 def _const(x: Any, value: Any) -> Any:
     """A scalar constant of x's dtype (a NumPy scalar, printed as a literal in jaxprs)."""
-    return np.asarray(value, dtype=x.dtype)[()]
+    return np.asarray(value, dtype=core.get_aval(x).dtype)[()]
 
 
 def _no_complex(name: str, x: Any) -> None:
