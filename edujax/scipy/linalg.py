@@ -34,8 +34,11 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
     """The Cholesky factor of a symmetric positive-definite matrix: upper (Uᵀ U = a) by
     default, as in SciPy (jnp.linalg.cholesky returns the lower one)."""
     a, = _as_inexact(a)
-    factor = lax_linalg.cholesky(a)
-    return factor if lower else jnp.swapaxes(factor, -1, -2)  # NB: real matrices only
+    # Only the triangle asked for is read (and differentiated): no symmetrization.
+    # NB: real matrices only (edujax has no complex numbers yet), so no conjugates.
+    factor = lax_linalg.cholesky(a if lower else jnp.swapaxes(a, -1, -2),
+                                 symmetrize_input=False)
+    return factor if lower else jnp.swapaxes(factor, -1, -2)
 
 
 def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
@@ -153,7 +156,7 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
     if mode not in ("full", "economic", "r"):
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     a, = _as_inexact(a)
-    q, r = lax_linalg.qr(a, full_matrices=mode == "full")
+    q, r = lax_linalg.qr(a, full_matrices=mode in ("full", "r"))
     return (r,) if mode == "r" else (q, r)
 
 
@@ -177,7 +180,7 @@ def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
           assume_a: str = "gen") -> Any:
     """x with a x = b; ``assume_a='pos'`` uses a Cholesky factorization instead of LU."""
     if assume_a not in {"gen", "sym", "her", "pos"}:
-        raise ValueError(f"Expected assume_a to be one of {{'gen', 'sym', 'her', 'pos'}}; "
+        raise ValueError(f"Expected assume_a to be one of ['gen', 'sym', 'her', 'pos']; "
                          f"got {assume_a!r}")
     if assume_a != "pos":
         return jnp.linalg.solve(a, b)
@@ -249,10 +252,10 @@ def _pade(A: Any, order: int) -> tuple[Any, Any]:
 def expm(A: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> Any:
     """The matrix exponential ``sum_k A**k / k!``."""
     A, = _as_inexact(A)
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        raise ValueError(f"Expected A to be a (batched) square matrix, got A.shape={A.shape}.")
     if A.ndim > 2:
         return jnp.stack([expm(a, max_squarings=max_squarings) for a in A])
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError("expected A to be a square matrix")
     double = A.dtype in (np.float64, np.complex128)
     maxnorm, order = (5.371920351148152, 13) if double else (3.925724783138660, 7)
     A_L1 = jnp.linalg.norm(A, 1)

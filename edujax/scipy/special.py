@@ -27,8 +27,14 @@ __all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb
 
 
 def _const(x: Any, value: Any) -> Any:
-    """A scalar constant of x's dtype (a NumPy scalar, printed as a literal in jaxprs)."""
-    return np.asarray(value, dtype=core.get_aval(x).dtype)[()]
+    """A constant for arithmetic with x: a Python scalar of x's kind, so that it is weakly
+    typed and takes x's dtype (as JAX's ``lax._const`` does); a literal in jaxprs."""
+    return np.zeros((), core.get_aval(x).dtype).dtype.type(value).item()
+
+
+def _promote(name: str, *args: Any) -> list:
+    """Check and promote the arguments to one inexact dtype, as Arrays (weak if they were)."""
+    return [jnp.asarray(a) for a in promote_args_inexact(name, *args)]
 
 
 def _no_complex(name: str, x: Any) -> None:
@@ -39,31 +45,31 @@ def _no_complex(name: str, x: Any) -> None:
 # ================================================================ the gamma family
 def gammaln(x: Any) -> Any:
     """``log|Gamma(x)|``."""
-    x, = promote_args_inexact("gammaln", x)
+    x, = _promote("gammaln", x)
     return lax.lgamma(x)
 
 
 def gammasgn(x: Any) -> Any:
     """The sign of Gamma(x): +1, -1 between negative odd and even integers, nan at the poles."""
-    x, = promote_args_inexact("gammasgn", x)
+    x, = _promote("gammasgn", x)
     _no_complex("gammasgn", x)
     floor_x = lax.floor(x)
     x_negative = x < 0
     is_pole = (x_negative & (x == floor_x)) | jnp.isnan(x)
     is_negative = (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))
-    return jnp.where(is_pole, _const(x, np.nan),
-                     jnp.where(is_negative, _const(x, -1.0), _const(x, 1.0)))
+    typ = x.dtype.type  # NumPy scalars, not weakly typed: gamma(0.5) is a strong float32
+    return jnp.where(is_pole, typ(np.nan), jnp.where(is_negative, typ(-1.0), typ(1.0)))
 
 
 def loggamma(x: Any) -> Any:
     """The principal branch of log Gamma(x): like gammaln for x > 0, nan elsewhere."""
-    x, = promote_args_inexact("loggamma", x)
+    x, = _promote("loggamma", x)
     return jnp.where(x > 0, lax.lgamma(x), np.nan)
 
 
 def gamma(x: Any) -> Any:
     """Gamma(x), as ``gammasgn(x) * exp(gammaln(x))``."""
-    x, = promote_args_inexact("gamma", x)
+    x, = _promote("gamma", x)
     return gammasgn(x) * lax.exp(lax.lgamma(x))
 
 
@@ -72,13 +78,13 @@ def betaln(a: Any, b: Any) -> Any:
 
     NB: JAX uses a longer algorithm (TOMS 708's ``betaln``) that stays accurate when a or
     b is large; the three-lgamma formula loses digits there to cancellation."""
-    a, b = promote_args_inexact("betaln", a, b)
+    a, b = _promote("betaln", a, b)
     return lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
 
 
 def beta(a: Any, b: Any) -> Any:
     """The beta function ``B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b)``."""
-    a, b = promote_args_inexact("beta", a, b)
+    a, b = _promote("beta", a, b)
     _no_complex("beta", a)
     sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
     return sign * lax.exp(betaln(a, b))
@@ -88,13 +94,13 @@ def factorial(n: Any, exact: bool = False) -> Any:
     """``n! = Gamma(n + 1)`` (0 for negative n); only ``exact=False``, as in JAX."""
     if exact:
         raise NotImplementedError("factorial with exact=True")
-    n, = promote_args_inexact("factorial", n)
+    n, = _promote("factorial", n)
     return jnp.where(n < 0, 0, lax.exp(lax.lgamma(n + 1)))
 
 
 def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:
     """The number of ways to choose k of N things (a float, through gammaln)."""
-    N, k = promote_args_inexact("comb", N, k)
+    N, k = _promote("comb", N, k)
     if repetition:
         return jnp.where((k == 0) & (N >= 0), 1.0, comb(N + k - 1, k, repetition=False))
     ok = (k <= N) & (N >= 0) & (k >= 0)
@@ -106,14 +112,14 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:
 
 def poch(z: Any, m: Any) -> Any:
     """The rising factorial ``(z)_m = Gamma(z + m) / Gamma(z)``."""
-    z, m = promote_args_inexact("poch", z, m)
+    z, m = _promote("poch", z, m)
     return jnp.where(m == 0.0, jnp.array(1, dtype=z.dtype),
                      gamma(z + m) / gamma(z))
 
 
 def digamma(x: Any) -> Any:
     """``psi(x)``, the derivative of gammaln."""
-    x, = promote_args_inexact("digamma", x)
+    x, = _promote("digamma", x)
     return lax.digamma(x)
 
 
@@ -123,7 +129,7 @@ def polygamma(n: Any, x: Any) -> Any:
     if not np.issubdtype(n_dtype, np.integer):
         raise ValueError(f"Argument `n` to polygamma must be of integer type. Got dtype "
                          f"{n_dtype}.")
-    n, x = promote_args_inexact("polygamma", n, x)
+    n, x = _promote("polygamma", n, x)
     _no_complex("polygamma", x)
     return lax.polygamma(n, x)
 
@@ -133,7 +139,7 @@ def zeta(x: Any, q: Any = None) -> Any:
     if q is None:
         raise NotImplementedError("Riemann zeta function not implemented; pass q != None to "
                                   "compute the Hurwitz Zeta function.")
-    x, q = promote_args_inexact("zeta", x, q)
+    x, q = _promote("zeta", x, q)
     return lax.zeta(x, q)
 
 
@@ -141,7 +147,7 @@ def multigammaln(a: Any, d: int) -> Any:
     """The log of the multivariate gamma function of dimension d:
     ``d (d-1)/4 log(pi) + sum_{j<d} gammaln(a - j/2)``."""
     d = int(d)
-    a, d_ = promote_args_inexact("multigammaln", a, d)
+    a, d_ = _promote("multigammaln", a, d)
     constant = _const(a, 0.25) * d_ * (d_ - _const(a, 1)) * lax.log(_const(a, np.pi))
     b = jnp.arange(d, dtype=d_.dtype) / _const(a, 2)
     res = jnp.sum(gammaln(jnp.expand_dims(a, axis=-1)
@@ -151,36 +157,36 @@ def multigammaln(a: Any, d: int) -> Any:
 
 def gammainc(a: Any, x: Any) -> Any:
     """The regularized lower incomplete gamma function P(a, x) (the Gamma(a) CDF at x)."""
-    a, x = promote_args_inexact("gammainc", a, x)
+    a, x = _promote("gammainc", a, x)
     return lax.igamma(a, x)
 
 
 def gammaincc(a: Any, x: Any) -> Any:
     """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
-    a, x = promote_args_inexact("gammaincc", a, x)
+    a, x = _promote("gammaincc", a, x)
     return lax.igammac(a, x)
 
 
 def betainc(a: Any, b: Any, x: Any) -> Any:
     """The regularized incomplete beta function I_x(a, b) (the Beta(a, b) CDF at x)."""
-    a, b, x = promote_args_inexact("betainc", a, b, x)
+    a, b, x = _promote("betainc", a, b, x)
     _no_complex("betainc", x)
     return lax.betainc(a, b, x)
 
 
 # ================================================================ the error-function family
 def erf(x: Any) -> Any:
-    x, = promote_args_inexact("erf", x)
+    x, = _promote("erf", x)
     return lax.erf(x)
 
 
 def erfc(x: Any) -> Any:
-    x, = promote_args_inexact("erfc", x)
+    x, = _promote("erfc", x)
     return lax.erfc(x)
 
 
 def erfinv(x: Any) -> Any:
-    x, = promote_args_inexact("erfinv", x)
+    x, = _promote("erfinv", x)
     return lax.erf_inv(x)
 
 
@@ -200,13 +206,13 @@ def ndtr(x: Any) -> Any:
 
 
 def _ndtr(x: Any) -> Any:
-    half_sqrt_2 = _const(x, 0.5 * np.sqrt(2.0))
+    dtype = core.get_aval(x).dtype.type  # NumPy scalars: the result is never weakly typed
+    half_sqrt_2 = dtype(0.5) * np.sqrt(2., dtype=dtype)
     w = x * half_sqrt_2
     z = lax.abs(w)
-    y = lax.select(lax.lt(z, half_sqrt_2), _const(x, 1.0) + lax.erf(w),
-                   lax.select(lax.gt(w, _const(x, 0.0)), _const(x, 2.0) - lax.erfc(z),
-                              lax.erfc(z)))
-    return _const(x, 0.5) * y
+    y = lax.select(lax.lt(z, half_sqrt_2), dtype(1.) + lax.erf(w),
+                   lax.select(lax.gt(w, dtype(0.)), dtype(2.) - lax.erfc(z), lax.erfc(z)))
+    return dtype(0.5) * y
 
 
 # Cephes' rational approximations of the normal quantile, as in JAX.
@@ -337,14 +343,14 @@ def _norm_logpdf(x: Any) -> Any:
 # ================================================================ logistic, logs of products
 def expit(x: Any) -> Any:
     """The logistic sigmoid ``1 / (1 + exp(-x))``."""
-    x, = promote_args_inexact("expit", x)
+    x, = _promote("expit", x)
     return lax.logistic(x)
 
 
 @custom_jvp
 def logit(x: Any) -> Any:
     """The inverse of expit: ``log(x / (1 - x))``."""
-    x, = promote_args_inexact("logit", x)
+    x, = _promote("logit", x)
     return lax.log(lax.div(x, lax.sub(_const(x, 1), x)))
 
 
@@ -354,7 +360,7 @@ logit.defjvps(lambda g, ans, x: lax.div(g, lax.mul(x, lax.sub(_const(x, 1), x)))
 @custom_jvp
 def xlogy(x: Any, y: Any) -> Any:
     """``x * log(y)``, but 0 where x == 0 (even at y == 0, where the product would be NaN)."""
-    x, y = promote_args_inexact("xlogy", x, y)
+    x, y = _promote("xlogy", x, y)
     x_ok = x != 0.
     return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log(y)), jnp.zeros_like(x))
 
@@ -371,7 +377,7 @@ xlogy.defjvp(_xlogy_jvp)
 @custom_jvp
 def xlog1py(x: Any, y: Any) -> Any:
     """``x * log1p(y)``, but 0 where x == 0."""
-    x, y = promote_args_inexact("xlog1py", x, y)
+    x, y = _promote("xlog1py", x, y)
     x_ok = x != 0.
     return jnp.where(x_ok | jnp.isnan(y), lax.mul(x, lax.log1p(y)), jnp.zeros_like(x))
 
@@ -400,14 +406,14 @@ _xlogx.defjvp(_xlogx_jvp)
 
 def entr(x: Any) -> Any:
     """The entropy term ``-x log x`` (0 at 0, -inf for negative x)."""
-    x, = promote_args_inexact("entr", x)
+    x, = _promote("entr", x)
     _no_complex("entr", x)
     return lax.select(lax.lt(x, _const(x, 0)), lax.full_like(x, -np.inf), lax.neg(_xlogx(x)))
 
 
 def rel_entr(p: Any, q: Any) -> Any:
     """The relative-entropy term ``p log(p / q)`` (0 at p == 0, inf where undefined)."""
-    p, q = promote_args_inexact("rel_entr", p, q)
+    p, q = _promote("rel_entr", p, q)
     _no_complex("rel_entr", p)
     zero = _const(p, 0.0)
     both_gt_zero = lax.bitwise_and(lax.gt(p, zero), lax.gt(q, zero))
@@ -420,20 +426,20 @@ def rel_entr(p: Any, q: Any) -> Any:
 
 def kl_div(p: Any, q: Any) -> Any:
     """The Kullback-Leibler term ``p log(p / q) - p + q``."""
-    p, q = promote_args_inexact("kl_div", p, q)
+    p, q = _promote("kl_div", p, q)
     _no_complex("kl_div", p)
     return rel_entr(p, q) - p + q
 
 
 def boxcox(x: Any, lmbda: Any) -> Any:
     """The Box-Cox transform ``(x**lmbda - 1) / lmbda`` (``log x`` at lmbda == 0)."""
-    x, lmbda = promote_args_inexact("boxcox", x, lmbda)
+    x, lmbda = _promote("boxcox", x, lmbda)
     return _boxcox(jnp.log(x), lmbda)
 
 
 def boxcox1p(x: Any, lmbda: Any) -> Any:
     """The Box-Cox transform of 1 + x."""
-    x, lmbda = promote_args_inexact("boxcox1p", x, lmbda)
+    x, lmbda = _promote("boxcox1p", x, lmbda)
     return _boxcox(jnp.log1p(x), lmbda)
 
 
@@ -446,31 +452,31 @@ def _boxcox(log_x: Any, lmbda: Any) -> Any:
 # ================================================================ Bessel functions
 def i0e(x: Any) -> Any:
     """``exp(-|x|) I0(x)``: I0 without its exponential growth."""
-    x, = promote_args_inexact("i0e", x)
+    x, = _promote("i0e", x)
     return lax.bessel_i0e(x)
 
 
 def i0(x: Any) -> Any:
     """The modified Bessel function of order 0."""
-    x, = promote_args_inexact("i0", x)
+    x, = _promote("i0", x)
     return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i0e(x))
 
 
 def i1e(x: Any) -> Any:
     """``exp(-|x|) I1(x)``."""
-    x, = promote_args_inexact("i1e", x)
+    x, = _promote("i1e", x)
     return lax.bessel_i1e(x)
 
 
 def i1(x: Any) -> Any:
     """The modified Bessel function of order 1."""
-    x, = promote_args_inexact("i1", x)
+    x, = _promote("i1", x)
     return lax.mul(lax.exp(lax.abs(x)), lax.bessel_i1e(x))
 
 
 # ================================================================ Bernoulli numbers
 def bernoulli(n: int) -> Any:
-    """The Bernoulli numbers B_0 ... B_n (with B_1 = +1/2, as SciPy), as a float array.
+    """The Bernoulli numbers B_0 ... B_n (with B_1 = -1/2, as SciPy), as a float array.
 
     Computed with the Akiyama-Tanigawa algorithm in exact fractions, then rounded."""
     n = int(n)
@@ -484,6 +490,8 @@ def bernoulli(n: int) -> Any:
         for j in range(m, 0, -1):
             row[j - 1] = j * (row[j - 1] - row[j])
         numbers.append(row[0])
+    if n >= 1:
+        numbers[1] = -numbers[1]  # the algorithm gives B_1 = +1/2; SciPy and JAX use -1/2
     return jnp.array([float(b) for b in numbers])
 
 

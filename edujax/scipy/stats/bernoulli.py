@@ -8,12 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, xlog1py, xlogy
+
+from edujax.scipy.special import _const, _promote, xlog1py, xlogy
 
 
 def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
-    k, p, loc = promote_args_inexact("bernoulli.logpmf", k, p, loc)
+    k, p, loc = _promote("bernoulli.logpmf", k, p, loc)
     zero = _const(k, 0)
     one = _const(k, 1)
     x = lax.sub(k, loc)
@@ -27,7 +27,7 @@ def pmf(k: Any, p: Any, loc: Any = 0) -> Any:
 
 
 def cdf(k: Any, p: Any) -> Any:
-    k, p = promote_args_inexact('bernoulli.cdf', k, p)
+    k, p = _promote('bernoulli.cdf', k, p)
     zero, one = _const(k, 0), _const(k, 1)
     invalid = jnp.isnan(k) | jnp.isnan(p) | (p < zero) | (p > one)
     return jnp.where(invalid, jnp.nan,
@@ -36,7 +36,7 @@ def cdf(k: Any, p: Any) -> Any:
 
 
 def ppf(q: Any, p: Any) -> Any:
-    q, p = promote_args_inexact('bernoulli.ppf', q, p)
+    q, p = _promote('bernoulli.ppf', q, p)
     zero, one = _const(q, 0), _const(q, 1)
     return jnp.where(
         jnp.isnan(q) | jnp.isnan(p) | (p < zero) | (p > one) | (q < zero) | (q > one),

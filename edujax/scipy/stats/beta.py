@@ -8,13 +8,13 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, betainc, betaln, xlog1py, xlogy
+
+from edujax.scipy.special import _const, _promote, betainc, betaln, xlog1py, xlogy
 
 
 def logpdf(x: Any, a: Any, b: Any,
                      loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, b, loc, scale = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
+    x, a, b, loc, scale = _promote("beta.logpdf", x, a, b, loc, scale)
     one = _const(x, 1)
     zero = _const(a, 0)
     shape_term = lax.neg(betaln(a, b))
@@ -35,7 +35,7 @@ def pdf(x: Any, a: Any, b: Any,
 
 def cdf(x: Any, a: Any, b: Any,
                 loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, b, loc, scale = promote_args_inexact("beta.cdf", x, a, b, loc, scale)
+    x, a, b, loc, scale = _promote("beta.cdf", x, a, b, loc, scale)
     return betainc(
         a,
         b,
@@ -54,7 +54,7 @@ def logcdf(x: Any, a: Any, b: Any,
 
 def sf(x: Any, a: Any, b: Any,
              loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, b, loc, scale = promote_args_inexact("beta.sf", x, a, b, loc, scale)
+    x, a, b, loc, scale = _promote("beta.sf", x, a, b, loc, scale)
     return betainc(
         b,
         a,

@@ -8,12 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const
+
+from edujax.scipy.special import _const, _promote
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("cauchy.logpdf", x, loc, scale)
+    x, loc, scale = _promote("cauchy.logpdf", x, loc, scale)
     pi = _const(x, np.pi)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     normalize_term = lax.log(lax.mul(pi, scale))
@@ -25,7 +25,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("cauchy.cdf", x, loc, scale)
+    x, loc, scale = _promote("cauchy.cdf", x, loc, scale)
     pi = _const(x, np.pi)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     return lax.add(_const(x, 0.5), lax.mul(lax.div(_const(x, 1.), pi), jnp.arctan(scaled_x)))
@@ -36,17 +36,17 @@ def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("cauchy.sf", x, loc, scale)
+    x, loc, scale = _promote("cauchy.sf", x, loc, scale)
     return cdf(-x, -loc, scale)
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("cauchy.logsf", x, loc, scale)
+    x, loc, scale = _promote("cauchy.logsf", x, loc, scale)
     return logcdf(-x, -loc, scale)
 
 
 def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    q, loc, scale = promote_args_inexact("cauchy.isf", q, loc, scale)
+    q, loc, scale = _promote("cauchy.isf", q, loc, scale)
     pi = _const(q, np.pi)
     half_pi = _const(q, np.pi / 2)
     unscaled = lax.tan(lax.sub(half_pi, lax.mul(pi, q)))
@@ -54,7 +54,7 @@ def isf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    q, loc, scale = promote_args_inexact("cauchy.ppf", q, loc, scale)
+    q, loc, scale = _promote("cauchy.ppf", q, loc, scale)
     pi = _const(q, np.pi)
     half_pi = _const(q, np.pi / 2)
     unscaled = lax.tan(lax.sub(lax.mul(pi, q), half_pi))

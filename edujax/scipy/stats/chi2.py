@@ -9,12 +9,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, gammainc, gammaincc
+
+from edujax.scipy.special import _const, _promote, gammainc, gammaincc
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = promote_args_inexact("chi2.logpdf", x, df, loc, scale)
+    x, df, loc, scale = _promote("chi2.logpdf", x, df, loc, scale)
     one = _const(x, 1)
     two = _const(x, 2)
     y = lax.div(lax.sub(x, loc), scale)
@@ -30,7 +30,7 @@ def pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = promote_args_inexact("chi2.cdf", x, df, loc, scale)
+    x, df, loc, scale = _promote("chi2.cdf", x, df, loc, scale)
     two = _const(scale, 2)
     return gammainc(
         lax.div(df, two),
@@ -50,7 +50,7 @@ def logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = promote_args_inexact("chi2.sf", x, df, loc, scale)
+    x, df, loc, scale = _promote("chi2.sf", x, df, loc, scale)
     two = _const(scale, 2)
     return gammaincc(
         lax.div(df, two),

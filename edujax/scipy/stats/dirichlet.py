@@ -18,7 +18,7 @@ def _is_simplex(x: Any) -> Any:
 
 
 def logpdf(x: Any, alpha: Any) -> Any:
-    return _logpdf(*promote_dtypes_inexact(x, alpha))
+    return _logpdf(*(jnp.asarray(a) for a in promote_dtypes_inexact(x, alpha)))
 
 
 def _logpdf(x: Any, alpha: Any) -> Any:

@@ -8,11 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
+from edujax.scipy.special import _promote
+
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("expon.logpdf", x, loc, scale)
+    x, loc, scale = _promote("expon.logpdf", x, loc, scale)
     log_scale = lax.log(scale)
     linear_term = lax.div(lax.sub(x, loc), scale)
     log_probs = lax.neg(lax.add(linear_term, log_scale))
@@ -24,7 +25,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("expon.cdf", x, loc, scale)
+    x, loc, scale = _promote("expon.cdf", x, loc, scale)
     neg_scaled_x = lax.div(lax.sub(loc, x), scale)
     return jnp.where(
         lax.lt(x, loc),
@@ -38,7 +39,7 @@ def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("expon.sf", x, loc, scale)
+    x, loc, scale = _promote("expon.sf", x, loc, scale)
     neg_scaled_x = lax.div(lax.sub(loc, x), scale)
     return jnp.where(lax.lt(x, loc), jnp.zeros_like(neg_scaled_x), neg_scaled_x)
 
@@ -48,7 +49,7 @@ def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    q, loc, scale = promote_args_inexact("expon.ppf", q, loc, scale)
+    q, loc, scale = _promote("expon.ppf", q, loc, scale)
     return jnp.where(
         jnp.isnan(q) | (q < 0) | (q > 1),
         np.nan,

@@ -8,12 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, gammainc, gammaincc, gammaln, xlogy
+
+from edujax.scipy.special import _const, _promote, gammainc, gammaincc, gammaln, xlogy
 
 
 def logpdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, loc, scale = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
+    x, a, loc, scale = _promote("gamma.logpdf", x, a, loc, scale)
     ok = lax.ge(x, loc)
     one = _const(x, 1)
     y = jnp.where(ok, lax.div(lax.sub(x, loc), scale), one)
@@ -28,7 +28,7 @@ def pdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, loc, scale = promote_args_inexact("gamma.cdf", x, a, loc, scale)
+    x, a, loc, scale = _promote("gamma.cdf", x, a, loc, scale)
     return gammainc(
         a,
         lax.clamp(
@@ -44,7 +44,7 @@ def logcdf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def sf(x: Any, a: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, a, loc, scale = promote_args_inexact("gamma.sf", x, a, loc, scale)
+    x, a, loc, scale = _promote("gamma.sf", x, a, loc, scale)
     y = lax.div(lax.sub(x, loc), scale)
     return jnp.where(lax.lt(y, _const(y, 0)), 1, gammaincc(a, y))
 

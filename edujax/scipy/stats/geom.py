@@ -8,12 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, xlog1py
+
+from edujax.scipy.special import _const, _promote, xlog1py
 
 
 def logpmf(k: Any, p: Any, loc: Any = 0) -> Any:
-    k, p, loc = promote_args_inexact("geom.logpmf", k, p, loc)
+    k, p, loc = _promote("geom.logpmf", k, p, loc)
     zero = _const(k, 0)
     one = _const(k, 1)
     x = lax.sub(k, loc)

@@ -8,14 +8,14 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, xlog1py, xlogy
+
+from edujax.scipy.special import _const, _promote, xlog1py, xlogy
 
 
 def logpdf(x: Any,
                      loc: Any = 0,
                      scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_l.logpdf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_l.logpdf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     z = lax.div(lax.sub(x, loc), scale)
     neg_log_scale = xlogy(-1, scale)
@@ -31,7 +31,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 def logcdf(x: Any,
                      loc: Any = 0,
                      scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_l.logcdf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_l.logcdf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     z = lax.div(lax.sub(x, loc), scale)
     neg_exp_z = lax.neg(lax.exp(z))
@@ -44,7 +44,7 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    p, loc, scale = promote_args_inexact("gumbel_l.ppf", p, loc, scale)
+    p, loc, scale = _promote("gumbel_l.ppf", p, loc, scale)
     ok = lax.bitwise_and(lax.gt(p, _const(p, 0)), lax.lt(p, _const(p, 1)))
     t1 = xlog1py(-1, lax.neg(p))
     t = lax.mul(scale, lax.log(t1))
@@ -57,7 +57,7 @@ def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_l.logsf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_l.logsf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     z = lax.div(lax.sub(x, loc), scale)
     log_sf = lax.neg(lax.exp(z))

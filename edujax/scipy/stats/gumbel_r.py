@@ -8,14 +8,14 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, xlogy
+
+from edujax.scipy.special import _const, _promote, xlogy
 
 
 def logpdf(x: Any,
                      loc: Any = 0,
                      scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_r.logpdf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_r.logpdf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     z = lax.div(lax.sub(x, loc), scale)
     neg_log_scale = xlogy(-1, scale)
@@ -31,7 +31,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 def logcdf(x: Any,
                      loc: Any = 0,
                      scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_r.logcdf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_r.logcdf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     z = lax.div(lax.sub(x, loc), scale)
     log_cdf = lax.neg(lax.exp(lax.neg(z)))
@@ -43,7 +43,7 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    p, loc, scale = promote_args_inexact("gumbel_r.ppf", p, loc, scale)
+    p, loc, scale = _promote("gumbel_r.ppf", p, loc, scale)
     ok = lax.bitwise_and(lax.gt(p, _const(p, 0)), lax.lt(p, _const(p, 1)))
     t1 = xlogy(-1, p)
     t = lax.mul(scale, lax.log(t1))
@@ -52,7 +52,7 @@ def ppf(p: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_r.sf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_r.sf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     neg_z = lax.div(lax.sub(loc, x), scale)
     t1 = lax.exp(lax.neg(lax.exp(neg_z)))
@@ -61,7 +61,7 @@ def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("gumbel_r.logsf", x, loc, scale)
+    x, loc, scale = _promote("gumbel_r.logsf", x, loc, scale)
     ok = lax.gt(scale, _const(scale, 0))
     neg_z = lax.div(lax.sub(loc, x), scale)
     log_sf = _log1mexp(lax.exp(neg_z))

@@ -6,12 +6,12 @@ from typing import Any
 
 
 from edujax import lax
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const
+
+from edujax.scipy.special import _const, _promote
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("laplace.logpdf", x, loc, scale)
+    x, loc, scale = _promote("laplace.logpdf", x, loc, scale)
     two = _const(x, 2)
     linear_term = lax.div(lax.abs(lax.sub(x, loc)), scale)
     return lax.neg(lax.add(linear_term, lax.log(lax.mul(two, scale))))
@@ -22,7 +22,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("laplace.cdf", x, loc, scale)
+    x, loc, scale = _promote("laplace.cdf", x, loc, scale)
     half = _const(x, 0.5)
     one = _const(x, 1)
     zero = _const(x, 0)

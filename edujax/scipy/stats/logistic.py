@@ -7,12 +7,12 @@ from typing import Any
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, expit, logit
+
+from edujax.scipy.special import _const, _promote, expit, logit
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("logistic.logpdf", x, loc, scale)
+    x, loc, scale = _promote("logistic.logpdf", x, loc, scale)
     x = lax.div(lax.sub(x, loc), scale)
     two = _const(x, 2)
     half_x = lax.div(x, two)
@@ -24,20 +24,20 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("logistic.ppf", x, loc, scale)
+    x, loc, scale = _promote("logistic.ppf", x, loc, scale)
     return lax.add(lax.mul(logit(x), scale), loc)
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("logistic.sf", x, loc, scale)
+    x, loc, scale = _promote("logistic.sf", x, loc, scale)
     return expit(lax.neg(lax.div(lax.sub(x, loc), scale)))
 
 
 def isf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("logistic.isf", x, loc, scale)
+    x, loc, scale = _promote("logistic.isf", x, loc, scale)
     return lax.add(lax.mul(lax.neg(logit(x)), scale), loc)
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("logistic.cdf", x, loc, scale)
+    x, loc, scale = _promote("logistic.cdf", x, loc, scale)
     return expit(lax.div(lax.sub(x, loc), scale))

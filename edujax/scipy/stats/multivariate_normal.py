@@ -18,7 +18,7 @@ from edujax.numpy.util import promote_dtypes_inexact
 def logpdf(x: Any, mean: Any, cov: Any, allow_singular: None = None) -> Any:
     if allow_singular is not None:
         raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
-    x, mean, cov = promote_dtypes_inexact(x, mean, cov)
+    x, mean, cov = (jnp.asarray(a) for a in promote_dtypes_inexact(x, mean, cov))
     if not mean.shape:
         return (-1/2 * jnp.square(x - mean) / cov
                         - 1/2 * (jnp.log(2*np.pi) + jnp.log(cov)))

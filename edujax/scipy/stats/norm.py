@@ -9,12 +9,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, log_ndtr, ndtr, ndtri
+
+from edujax.scipy.special import _const, _promote, log_ndtr, ndtr, ndtri
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("norm.logpdf", x, loc, scale)
+    x, loc, scale = _promote("norm.logpdf", x, loc, scale)
     scale_sqrd = lax.square(scale)
     log_normalizer = lax.log(lax.mul(_const(x, 2 * np.pi), scale_sqrd))
     quadratic = lax.div(lax.square(lax.sub(x, loc)), scale_sqrd)
@@ -26,12 +26,12 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("norm.cdf", x, loc, scale)
+    x, loc, scale = _promote("norm.cdf", x, loc, scale)
     return ndtr(lax.div(lax.sub(x, loc), scale))
 
 
 def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("norm.logcdf", x, loc, scale)
+    x, loc, scale = _promote("norm.logcdf", x, loc, scale)
     return log_ndtr(lax.div(lax.sub(x, loc), scale))
 
 
@@ -40,12 +40,12 @@ def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("norm.logsf", x, loc, scale)
+    x, loc, scale = _promote("norm.logsf", x, loc, scale)
     return logcdf(-x, -loc, scale)
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("norm.sf", x, loc, scale)
+    x, loc, scale = _promote("norm.sf", x, loc, scale)
     return cdf(-x, -loc, scale)
 
 

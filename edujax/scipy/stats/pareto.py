@@ -8,14 +8,14 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const
+
+from edujax.scipy.special import _const, _promote
 
 
 def logpdf(
     x: Any, b: Any, loc: Any = 0, scale: Any = 1
 ) -> Any:
-    x, b, loc, scale = promote_args_inexact("pareto.logpdf", x, b, loc, scale)
+    x, b, loc, scale = _promote("pareto.logpdf", x, b, loc, scale)
     one = _const(x, 1)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     normalize_term = lax.log(lax.div(scale, b))
@@ -34,7 +34,7 @@ def pdf(
 def cdf(
     x: Any, b: Any, loc: Any = 0, scale: Any = 1
 ) -> Any:
-    x, b, loc, scale = promote_args_inexact("pareto.cdf", x, b, loc, scale)
+    x, b, loc, scale = _promote("pareto.cdf", x, b, loc, scale)
     one = _const(x, 1)
     zero = _const(x, 0)
     scaled_x = lax.div(lax.sub(x, loc), scale)
@@ -45,7 +45,7 @@ def cdf(
 def logcdf(
     x: Any, b: Any, loc: Any = 0, scale: Any = 1
 ) -> Any:
-    x, b, loc, scale = promote_args_inexact("pareto.logcdf", x, b, loc, scale)
+    x, b, loc, scale = _promote("pareto.logcdf", x, b, loc, scale)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     logcdf_val = lax.log1p(lax.neg(lax.pow(scaled_x, lax.neg(b))))
     return jnp.where(lax.lt(x, lax.add(loc, scale)), -np.inf, logcdf_val)
@@ -54,7 +54,7 @@ def logcdf(
 def logsf(
     x: Any, b: Any, loc: Any = 0, scale: Any = 1
 ) -> Any:
-    x, b, loc, scale = promote_args_inexact("pareto.logsf", x, b, loc, scale)
+    x, b, loc, scale = _promote("pareto.logsf", x, b, loc, scale)
     zero = _const(x, 0)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     logsf_val = lax.neg(lax.mul(b, lax.log(scaled_x)))
@@ -70,7 +70,7 @@ def sf(
 def ppf(
     q: Any, b: Any, loc: Any = 0, scale: Any = 1
 ) -> Any:
-    q, b, loc, scale = promote_args_inexact("pareto.ppf", q, b, loc, scale)
+    q, b, loc, scale = _promote("pareto.ppf", q, b, loc, scale)
     one = _const(q, 1)
     ppf_val = lax.add(
         loc, lax.mul(scale, lax.pow(lax.sub(one, q), lax.neg(lax.div(one, b))))

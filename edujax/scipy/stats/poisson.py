@@ -8,12 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const, gammaincc, gammaln, xlogy
+
+from edujax.scipy.special import _const, _promote, gammaincc, gammaln, xlogy
 
 
 def logpmf(k: Any, mu: Any, loc: Any = 0) -> Any:
-    k, mu, loc = promote_args_inexact("poisson.logpmf", k, mu, loc)
+    k, mu, loc = _promote("poisson.logpmf", k, mu, loc)
     zero = _const(k, 0)
     x = lax.sub(k, loc)
     log_probs = xlogy(x, mu) - gammaln(x + 1) - mu
@@ -25,7 +25,7 @@ def pmf(k: Any, mu: Any, loc: Any = 0) -> Any:
 
 
 def cdf(k: Any, mu: Any, loc: Any = 0) -> Any:
-    k, mu, loc = promote_args_inexact("poisson.logpmf", k, mu, loc)
+    k, mu, loc = _promote("poisson.logpmf", k, mu, loc)
     zero = _const(k, 0)
     x = lax.sub(k, loc)
     p = gammaincc(jnp.floor(1 + x), mu)

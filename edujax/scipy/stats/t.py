@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 
 from edujax import lax
-from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.special import _const
+
+from edujax.scipy.special import _const, _promote
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = promote_args_inexact("t.logpdf", x, df, loc, scale)
+    x, df, loc, scale = _promote("t.logpdf", x, df, loc, scale)
     two = _const(x, 2)
     scaled_x = lax.div(lax.sub(x, loc), scale)
     df_over_two = lax.div(df, two)

@@ -8,11 +8,12 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.util import promote_args_inexact
+from edujax.scipy.special import _promote
+
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("uniform.logpdf", x, loc, scale)
+    x, loc, scale = _promote("uniform.logpdf", x, loc, scale)
     log_probs = lax.neg(lax.log(scale))
     return jnp.where(jnp.logical_or(lax.gt(x, lax.add(loc, scale)), lax.lt(x, loc)),
                                      -np.inf, log_probs)
@@ -23,7 +24,7 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, loc, scale = promote_args_inexact("uniform.cdf", x, loc, scale)
+    x, loc, scale = _promote("uniform.cdf", x, loc, scale)
     zero, one = jnp.array(0, x.dtype), jnp.array(1, x.dtype)
     inside = lax.ge(x, loc) & lax.le(x, lax.add(loc, scale))
     return jnp.where(lax.lt(x, loc), zero,
@@ -32,7 +33,7 @@ def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    q, loc, scale = promote_args_inexact("uniform.ppf", q, loc, scale)
+    q, loc, scale = _promote("uniform.ppf", q, loc, scale)
     return jnp.where(
         jnp.isnan(q) | (q < 0) | (q > 1),
         np.nan,
