@@ -424,4 +424,33 @@ for name, code in {
 }.items():
     case(f"random_{name}", KEY + code)
 
+# ================================================================ more special and stats
+for name, code in {
+    "erfcx": "out = r(jsp.special.erfcx(jnp.array([-2., -0.5, 0., 0.7, 3., 8., 30., 1e4])))",
+    "erfcx_grad": "out = r(jax.grad(jsp.special.erfcx)(0.5))",
+    "erfcx_x64": X64.format("out = r(jsp.special.erfcx(jnp.array([-1., 0.5, 20., 30.])))"),
+    "dawsn": "out = r(jsp.special.dawsn(jnp.array([-7., -2., -0.5, 0., 0.7, 3.3, 5., 8., 100.])))",
+    "dawsn_grad": "out = r(jax.vmap(jax.grad(jsp.special.dawsn))(jnp.array([0.5, 4., 7.])))",
+    "dawsn_int": "out = r(jsp.special.dawsn(jnp.array([1, 2])))",
+    "spence": "out = r(jsp.special.spence(jnp.array([0., 0.3, 0.5, 1., 1.7, 3., -1.])))",
+    "spence_grad": "out = r(jax.grad(jsp.special.spence)(0.5))",
+    "spence_int": "out = jsp.special.spence(jnp.array([1, 2]))",
+    "bessel_jn": "out = r(jsp.special.bessel_jn(jnp.array([0.5, 2., 7.]), v=3, n_iter=20))",
+    "bessel_jn_scalar": "out = r(jsp.special.bessel_jn(1.5, v=1, n_iter=15))",
+    "stats_binom": "out = r(jsp.stats.binom.pmf(jnp.array([-1., 0., 2., 5., 11.]), 10., 0.3))",
+    "stats_binom_log": "out = r(jsp.stats.binom.logpmf(jnp.array([0., 3.]), jnp.array([0., 5.]), 0.5))",
+    "stats_nbinom": "out = r(jsp.stats.nbinom.pmf(jnp.array([-1., 0., 2., 5.]), 3., 0.4))",
+    "stats_betabinom": "out = r(jsp.stats.betabinom.pmf(jnp.array([-1., 0., 2., 5., 6.]), 5., 2., 3.))",
+    "stats_betabinom_bad": "out = r(jsp.stats.betabinom.logpmf(2., 5., -1., 3.))",
+    "stats_gennorm": "out = r(jsp.stats.gennorm.pdf(jnp.array([-2., -0.5, 0., 1.5]), 1.5))",
+    "stats_gennorm_cdf": "out = r(jsp.stats.gennorm.cdf(jnp.array([-2., -0.5, 0., 1.5]), 1.5))",
+    "stats_wrapcauchy": "out = r(jsp.stats.wrapcauchy.pdf(jnp.array([-1., 0., 1., 3., 7.]), 0.5))",
+    "stats_wrapcauchy_bad_c": "out = r(jsp.stats.wrapcauchy.logpdf(1., 1.5))",
+    "stats_multinomial": "out = r(jsp.stats.multinomial.pmf(jnp.array([1, 2, 3]), 6, jnp.array([0.2, 0.3, 0.5])))",
+    "stats_multinomial_wrong_n": "out = r(jsp.stats.multinomial.logpmf(jnp.array([1, 2, 3]), 5, jnp.array([0.2, 0.3, 0.5])))",
+    "stats_multinomial_float": "out = jsp.stats.multinomial.logpmf(jnp.array([1., 2.]), 3., jnp.array([0.5, 0.5]))",
+    "stats_binom_grad_p": "out = r(jax.grad(jsp.stats.binom.logpmf, 2)(3., 10., 0.4))",
+}.items():
+    case(f"more_{name}", code)
+
 CASES = {name: HELPER + code for name, code in _CASES.items()}

@@ -3,6 +3,7 @@ quantiles (``ppf``) of the usual distributions, one module per distribution as i
 ``stats.norm.logpdf(x, loc, scale)``. Each is a formula on jnp and the special functions,
 so it can be differentiated, vmapped and jitted.
 """
-from edujax.scipy.stats import (bernoulli, beta, cauchy, chi2, dirichlet, expon, gamma, geom,  # noqa: F401
-                                gumbel_l, gumbel_r, laplace, logistic, multivariate_normal, norm,
-                                pareto, poisson, t, uniform)
+from edujax.scipy.stats import (bernoulli, beta, betabinom, binom, cauchy, chi2,  # noqa: F401
+                                dirichlet, expon, gamma, gennorm, geom, gumbel_l, gumbel_r,
+                                laplace, logistic, multinomial, multivariate_normal, nbinom,
+                                norm, pareto, poisson, t, uniform, wrapcauchy)

@@ -10,7 +10,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 
-from edujax.scipy.special import _const, _promote, gammainc, gammaincc
+from edujax.scipy.special_functions import _const, _promote, gammainc, gammaincc
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:

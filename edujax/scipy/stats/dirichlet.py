@@ -9,7 +9,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.numpy.util import promote_dtypes_inexact
-from edujax.scipy.special import _const, gammaln, xlogy
+from edujax.scipy.special_functions import _const, gammaln, xlogy
 
 
 def _is_simplex(x: Any) -> Any:

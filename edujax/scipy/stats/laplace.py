@@ -7,7 +7,7 @@ from typing import Any
 
 from edujax import lax
 
-from edujax.scipy.special import _const, _promote
+from edujax.scipy.special_functions import _const, _promote
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:

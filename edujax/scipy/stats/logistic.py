@@ -8,7 +8,7 @@ from typing import Any
 from edujax import lax
 from edujax import numpy as jnp
 
-from edujax.scipy.special import _const, _promote, expit, logit
+from edujax.scipy.special_functions import _const, _promote, expit, logit
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:

@@ -9,7 +9,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 
-from edujax.scipy.special import _const, _promote
+from edujax.scipy.special_functions import _const, _promote
 
 
 def logpdf(

@@ -9,7 +9,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 
-from edujax.scipy.special import _const, _promote, gammaincc, gammaln, xlogy
+from edujax.scipy.special_functions import _const, _promote, gammaincc, gammaln, xlogy
 
 
 def logpmf(k: Any, mu: Any, loc: Any = 0) -> Any:

@@ -8,7 +8,7 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.scipy.special import _promote
+from edujax.scipy.special_functions import _promote
 
 
 
