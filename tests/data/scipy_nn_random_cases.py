@@ -449,6 +449,12 @@ for name, code in {
     "stats_multinomial": "out = r(jsp.stats.multinomial.pmf(jnp.array([1, 2, 3]), 6, jnp.array([0.2, 0.3, 0.5])))",
     "stats_multinomial_wrong_n": "out = r(jsp.stats.multinomial.logpmf(jnp.array([1, 2, 3]), 5, jnp.array([0.2, 0.3, 0.5])))",
     "stats_multinomial_float": "out = jsp.stats.multinomial.logpmf(jnp.array([1., 2.]), 3., jnp.array([0.5, 0.5]))",
+    "stats_vonmises": "out = r(jsp.stats.vonmises.pdf(jnp.array([-1., 0., 1., 3.]), 2.))",
+    "stats_vonmises_bad_kappa": "out = r(jsp.stats.vonmises.logpdf(1., -1.))",
+    "stats_vonmises_grad": "out = r(jax.grad(jsp.stats.vonmises.logpdf, 1)(0.5, 2.))",
+    "stats_sem": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]])))",
+    "stats_sem_axis_none": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]]), axis=None))",
+    "stats_sem_keepdims": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]]), axis=1, keepdims=True))",
     "stats_binom_grad_p": "out = r(jax.grad(jsp.stats.binom.logpmf, 2)(3., 10., 0.4))",
 }.items():
     case(f"more_{name}", code)
