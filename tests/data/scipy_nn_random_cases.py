@@ -455,6 +455,15 @@ for name, code in {
     "stats_sem": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]])))",
     "stats_sem_axis_none": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]]), axis=None))",
     "stats_sem_keepdims": "out = r(jsp.stats.sem(jnp.array([[1., 2., 4.], [3., 5., 9.]]), axis=1, keepdims=True))",
+    "expi": "out = r(jsp.special.expi(jnp.array([-3., -0.5, 0., 0.3, 1.5, 3., 10., 50., 100.])))",
+    "expi_grad": "out = r(jax.grad(jsp.special.expi)(1.5))",
+    "exp1": "out = r(jsp.special.exp1(jnp.array([0., 0.3, 1., 1.5, 3., 10., -1.])))",
+    "exp1_grad": "out = r(jax.grad(jsp.special.exp1)(1.5))",
+    "expn": "out = r(jsp.special.expn(jnp.array([0, 1, 2, 3, 5, -1]), jnp.array([0.5, 0.5, 2., 0., 1.5, 1.])))",
+    "expn_broadcast": "out = r(jsp.special.expn(2, jnp.array([[0.5, 2.], [0., 8.]])))",
+    "expn_grad": "out = r(jax.grad(jsp.special.expn, 1)(2, 1.5))",
+    "expn_big_n": "out = r(jsp.special.expn(6000., 2.))",
+    "expi_x64": X64.format("out = r(jsp.special.expi(jnp.array([-2., 0.5, 5., 40.])))"),
     "stats_binom_grad_p": "out = r(jax.grad(jsp.stats.binom.logpmf, 2)(3., 10., 0.4))",
 }.items():
     case(f"more_{name}", code)
