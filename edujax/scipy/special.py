@@ -6,7 +6,8 @@ spence, bessel_jn) in special_extra.py, the exponential integrals (expi, exp1, e
 special_expint.py, and logsumexp/softmax in softmax.py.
 """
 from edujax.scipy.special_expint import exp1, expi, expn  # noqa: F401
-from edujax.scipy.special_extra import bessel_jn, dawsn, erfcx, spence  # noqa: F401
+from edujax.scipy.special_extra import (bessel_jn, dawsn, erfcx, owens_t, sici,  # noqa: F401
+                                        spence)
 from edujax.scipy.special_functions import (bernoulli, beta, betainc, betaln,  # noqa: F401
                                             boxcox, boxcox1p, comb, digamma, entr, erf, erfc,
                                             erfinv, expit, factorial, gamma, gammainc,

@@ -464,6 +464,12 @@ for name, code in {
     "expn_grad": "out = r(jax.grad(jsp.special.expn, 1)(2, 1.5))",
     "expn_big_n": "out = r(jsp.special.expn(6000., 2.))",
     "expi_x64": X64.format("out = r(jsp.special.expi(jnp.array([-2., 0.5, 5., 40.])))"),
+    "sici": "si, ci = jsp.special.sici(jnp.array([-5., -0.5, 0., 0.3, 3., 10., 2e9, jnp.inf]))\nout = (r(si), r(ci))",
+    "sici_grad": "out = r(jax.grad(lambda x: jsp.special.sici(x)[0] + jsp.special.sici(x)[1])(1.5))",
+    "sici_int": "out = r(jsp.special.sici(2)[0])",
+    "owens_t": "out = r(jsp.special.owens_t(jnp.array([0., 0.5, 1., 2., 0.3]), jnp.array([0.5, 1., 2., -3., 0.])))",
+    "owens_t_grad": "out = r(jax.grad(jsp.special.owens_t, (0, 1))(0.5, 0.7))",
+    "owens_t_vmap": "out = r(jax.vmap(jsp.special.owens_t, (0, None))(jnp.array([0.1, 1.]), 0.4))",
     "stats_binom_grad_p": "out = r(jax.grad(jsp.stats.binom.logpmf, 2)(3., 10., 0.4))",
 }.items():
     case(f"more_{name}", code)
