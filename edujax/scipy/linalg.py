@@ -15,6 +15,8 @@ from edujax import lax
 from edujax import numpy as jnp
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.util import promote_dtypes_inexact
+from edujax.scipy.linalg_matrices import (circulant, companion, fiedler, hadamard,  # noqa: F401
+                                          hankel, helmert, invhilbert, leslie, pascal)
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "expm",
            "hilbert", "inv", "lu", "lu_factor", "lu_solve", "qr", "solve", "solve_triangular",
