@@ -15,8 +15,9 @@ from edujax import lax
 from edujax import numpy as jnp
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.util import promote_dtypes_inexact
-from edujax.scipy.linalg_matrices import (circulant, companion, fiedler, hadamard,  # noqa: F401
-                                          hankel, helmert, invhilbert, leslie, pascal)
+from edujax.scipy.linalg_matrices import (circulant, companion, fiedler,  # noqa: F401
+                                          fiedler_companion, hadamard, hankel, helmert,
+                                          invhilbert, invpascal, leslie, pascal)
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "expm",
            "hilbert", "inv", "lu", "lu_factor", "lu_solve", "qr", "solve", "solve_triangular",
@@ -175,6 +176,30 @@ def eigh(a: Any, b: Any = None, lower: bool = True, eigvals_only: bool = False,
     a, = _as_inexact(a)
     v, w = lax_linalg.eigh(a, lower=lower)
     return w if eigvals_only else (w, v)
+
+
+def polar(a: Any, side: str = "right", *, method: str = "qdwh", eps: float | None = None,
+          max_iterations: int | None = None) -> tuple[Any, Any]:
+    """``(u, p)`` with a = u p (side='right') or a = p u: u has orthonormal columns, p is
+    symmetric positive semi-definite, like writing a number as sign times magnitude.
+    From the SVD a = U S Vᵀ: u = U Vᵀ, p = V S Vᵀ (or U S Uᵀ on the left).
+    NB: JAX's default method, QDWH, is an iteration that converges to the same factors;
+    edujax always uses the SVD (equal up to rounding)."""
+    arr = jnp.asarray(a)
+    if arr.ndim < 2:
+        raise ValueError("The input `a` must be at least a 2-D array.")
+    if side not in ["right", "left"]:
+        raise ValueError("The argument `side` must be either 'right' or 'left'.")
+    if method not in ("qdwh", "svd"):
+        raise ValueError(f"Unknown polar decomposition method {method}.")
+    arr, = _as_inexact(arr)
+    u_svd, s_svd, vh_svd = lax_linalg.svd(arr, full_matrices=False)
+    unitary = u_svd @ vh_svd
+    if side == "right":
+        posdef = (jnp.swapaxes(vh_svd, -1, -2) * s_svd[..., None, :]) @ vh_svd
+    else:
+        posdef = (u_svd * s_svd[..., None, :]) @ jnp.swapaxes(u_svd, -1, -2)
+    return unitary, posdef
 
 
 def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,

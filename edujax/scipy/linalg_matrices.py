@@ -133,3 +133,48 @@ def invhilbert(n: int) -> Any:
     s = i + j
     return ((-1.0) ** s * (s + 1.0) * comb(n + i, n - j - 1) * comb(n + j, n - i - 1)
             * comb(s, i) ** 2)
+
+
+def invpascal(n: int, kind: str | None = None) -> Any:
+    """The inverse of ``pascal(n, kind)``: ``L⁻¹[i, j] = (-1)**(i - j) C(i, j)``."""
+    kind = "symmetric" if kind is None else kind
+    valid_kind = ["symmetric", "lower", "upper"]
+    if kind not in valid_kind:
+        raise ValueError(f"Expected kind to be one of: {valid_kind}; got {kind}")
+    a = jnp.arange(n, dtype=dtypes.float_dtype())
+    i, j = a[:, None], a[None, :]
+    L_inv = ((-1.0) ** (i - j)) * comb(i, j)
+    if kind == "lower":
+        return L_inv
+    if kind == "upper":
+        return L_inv.T
+    return jnp.dot(L_inv.T, L_inv)
+
+
+def fiedler_companion(a: Any) -> Any:
+    """Fiedler's pentadiagonal companion matrix: the same characteristic polynomial as
+    ``companion(a)``, with its coefficients spread along two bands."""
+    a, = _promote("fiedler_companion", a)
+    a = jnp.atleast_1d(a)
+    if a.shape[-1] == 0:
+        raise ValueError("fiedler_companion requires the last axis of 'a' to have nonzero "
+                         f"length, but got an array of shape {a.shape}.")
+    n = a.shape[0] - 1
+    if n == 0:
+        return jnp.zeros((0, 0), a.dtype)
+    a = a / a[0]
+    if n == 1:
+        return -a[1:].reshape(1, 1)
+    i, j = _grids(n, n)
+    super_val = -a[jnp.minimum(i + 2, n)]
+    sub_val = -a[jnp.minimum(i + 1, n)]
+    i_even, i_odd = i % 2 == 0, i % 2 == 1
+    one, zero = jnp.array(1, dtype=a.dtype), jnp.array(0, dtype=a.dtype)
+    # jnp.select, written out: the first condition that holds picks the value.
+    choices = [((i == 0) & (j == 0), -a[1]), ((i == 1) & (j == 0), one),
+               ((j == i + 1) & i_even, super_val), ((j == i + 2) & i_even, one),
+               ((j == i - 1) & i_even & (i >= 2), sub_val), ((j == i - 2) & i_odd & (i >= 3), one)]
+    out = jnp.broadcast_to(zero, (n, n))
+    for condition, value in reversed(choices):
+        out = jnp.where(condition, value, out)
+    return out

@@ -488,6 +488,13 @@ for name, code in {
     "linalg_pascal_lower": "out = r(jsp.linalg.pascal(3, kind='lower'))",
     "linalg_pascal_bad": "out = jsp.linalg.pascal(3, kind='middle')",
     "linalg_invhilbert": "out = r(jsp.linalg.invhilbert(3))",
+    "linalg_invpascal": "out = r(jsp.linalg.invpascal(4))",
+    "linalg_invpascal_upper": "out = r(jsp.linalg.invpascal(3, kind='upper'))",
+    "linalg_fiedler_companion": "out = r(jsp.linalg.fiedler_companion(jnp.array([2., 1., 3., 4., 5., 6.])))",
+    "linalg_fiedler_companion_small": "out = (r(jsp.linalg.fiedler_companion(jnp.array([2., 1.]))), jsp.linalg.fiedler_companion(jnp.array([2.])).shape)",
+    "linalg_polar": "u, p = jsp.linalg.polar(jnp.array([[1., 2.], [3., 4.], [0.5, -1.]]))\nout = (r(u), r(p))",
+    "linalg_polar_left_svd": "u, p = jsp.linalg.polar(jnp.array([[1., 2., 0.], [3., 4., 1.]]), side='left', method='svd')\nout = (r(u), r(p))",
+    "linalg_polar_bad_side": "out = jsp.linalg.polar(jnp.eye(2), side='up')",
     "stats_binom_grad_p": "out = r(jax.grad(jsp.stats.binom.logpmf, 2)(3., 10., 0.4))",
 }.items():
     case(f"more_{name}", code)
