@@ -41,6 +41,8 @@ from edujax.runtime import (default_device, effects_barrier, enable_x64,  # noqa
                             explain_cache_misses, host_count, host_id, print_environment_info,
                             process_count, process_index)
 from edujax import typing  # noqa: F401
+# issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
+from edujax import scipy  # noqa: F401
 
 __version__ = "0.1.0"
 

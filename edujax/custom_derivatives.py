@@ -16,7 +16,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from edujax import core
+import numpy as np
+
+from edujax import core, dtypes
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
@@ -93,6 +95,15 @@ def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJax
     return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
 
 
+def _typed_scalar(x: Any) -> Any:
+    """A Python int, float or complex as a weakly typed edujax Array; anything else as is."""
+    if type(x) in (int, float, complex):
+        from edujax.array import ArrayImpl
+        dtype = dtypes.default_dtype(type(x))
+        return ArrayImpl(np.asarray(x, dtype), weak_type=True)
+    return x
+
+
 def _split_nondiff(args: tuple, nondiff_argnums: Sequence[int]) -> tuple[tuple, tuple]:
     nondiff = tuple(args[i] for i in nondiff_argnums)
     diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
@@ -162,7 +173,10 @@ class custom_jvp:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
                                  "using defjvp.")
         if core._state.trace is core.eval_trace:
-            return self.fun(*args)  # nothing is being transformed: just run it
+            # nothing is being transformed: just run it (on typed values, as JAX's
+            # TypedFloat: the function may ask a Python scalar argument for its dtype)
+            return self.fun(*(a if i in self.nondiff_argnums else _typed_scalar(a)
+                              for i, a in enumerate(args)))
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
         rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))

@@ -60,3 +60,10 @@ from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, con
 from edujax.lax.fft import FftType, fft, fft_p
 # reduce_precision (toplevel slice of issue 17: jax.checkpoint marks saved residuals with it).
 from edujax.lax.precision import reduce_precision, reduce_precision_p  # noqa: E402
+# issue 17, scipy/nn/random slice: the special functions behind jax.scipy.special and jax.random
+from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digamma, erfc, igamma,
+                                          igamma_grad_a, igammac, lgamma, polygamma,
+                                          random_gamma_grad, zeta, bessel_i0e_p, bessel_i1e_p,
+                                          digamma_p, erfc_p, igamma_grad_a_p, igamma_p,
+                                          igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
+                                          regularized_incomplete_beta_p, zeta_p)
