@@ -55,3 +55,10 @@ from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
+# ---- issue 17, lax breadth: convolutions, windowed reductions, public gather/scatter, extras
+from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDimensionNumbers,
+                                    conv, conv_dimension_numbers, conv_general_dilated,
+                                    conv_general_permutations, conv_general_shape_tuple,
+                                    conv_shape_tuple, conv_transpose, conv_transpose_shape_tuple,
+                                    conv_with_general_padding, padtype_to_pads,
+                                    conv_general_dilated_p)
