@@ -62,3 +62,6 @@ from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDime
                                     conv_shape_tuple, conv_transpose, conv_transpose_shape_tuple,
                                     conv_with_general_padding, padtype_to_pads,
                                     conv_general_dilated_p)
+from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
+                                            reduce_window_p, reduce_window_max_p,
+                                            reduce_window_min_p, reduce_window_sum_p)
