@@ -331,9 +331,7 @@ def reduce_window(operand: Any, init_value: Any, computation: Callable,
     prim = _monoid_reducer(computation, flat_inits)
     if prim is not None:
         return prim.bind(flat_operands[0], **params)
-    from edujax import numpy as jnp
-    flat_inits = [jnp.asarray(i) for i in flat_inits]
-    avals = [ShapedArray((), np.dtype(i.dtype), False) for i in flat_inits]
+    avals = [core.get_aval(i) for i in flat_inits]
 
     def traced(*args):
         accs = tree_util.tree_unflatten(init_tree, list(args[:len(avals)]))
