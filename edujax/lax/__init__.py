@@ -65,3 +65,17 @@ from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDime
 from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
                                             reduce_window_p, reduce_window_max_p,
                                             reduce_window_min_p, reduce_window_sum_p)
+from edujax.lax.extras import (DotAlgorithmPreset, Precision, RoundingMethod, associative_scan,
+                               batch_matmul, broadcast_shapes, clz, collapse,
+                               dynamic_update_index_in_dim, empty, index_take, mulhi,
+                               optimization_barrier, population_count, reciprocal, reduce,
+                               top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
+                               population_count_p, reduce_p, top_k_p, unstack_p)
+from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
+                                ScatterDimensionNumbers, gather, scatter, scatter_add,
+                                scatter_apply, scatter_max, scatter_min, scatter_mul,
+                                scatter_sub, gather_p, scatter_p, scatter_add_p, scatter_max_p,
+                                scatter_min_p, scatter_mul_p, scatter_sub_p)
+from edujax.lax.control_flow.conditionals import cond_p
+from edujax.lax.control_flow.loops import while_p
+from edujax.lax.control_flow.scan import scan_p
