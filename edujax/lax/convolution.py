@@ -90,7 +90,8 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count=1):
     if np.any(lhs_padded < 0):
         raise ValueError("Negative padding is larger than the size of the corresponding "
                          f"dimension: got padding={pads} for lhs_shape[2:]={lhs_shape[2:]}")
-    out_space = tuple(_stride_dim(int(p), int(k), int(s))
+    # NB: NumPy integers, as JAX returns them (the padded sizes come from NumPy arithmetic)
+    out_space = tuple(np.int64(_stride_dim(int(p), int(k), int(s)))
                       for p, k, s in zip(lhs_padded, rhs_shape[2:], strides))
     batch = lhs_shape[0] // batch_group_count if batch_group_count > 1 else lhs_shape[0]
     return (int(batch), int(rhs_shape[0])) + out_space

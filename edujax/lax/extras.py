@@ -149,6 +149,12 @@ def mulhi(x, y):
 
 
 # ---------------------------------------------------------------- top_k
+def _canonicalize_axis(axis: int, ndim: int) -> int:
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return int(axis) % ndim
+
+
 def _top_k_abstract_eval(operand: ShapedArray, *, k: int, axis: int):
     if k < 0:
         raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
@@ -157,7 +163,7 @@ def _top_k_abstract_eval(operand: ShapedArray, *, k: int, axis: int):
                         .format(operand.shape))
     if operand.shape[axis] < k:
         raise ValueError("k argument to top_k must be no larger than size along axis; "
-                         f"got k={k} with shape={operand.shape} and axis={axis}")
+                         f"got k={k} with shape={list(operand.shape)} and axis={axis}")
     shape = list(operand.shape)
     shape[axis] = k
     return [ShapedArray(tuple(shape), operand.dtype, operand.weak_type),
@@ -219,12 +225,8 @@ batching.batching_rules[top_k_p] = _top_k_batch
 
 def top_k(operand, k: int, *, axis: int = -1):
     """The ``k`` largest entries along ``axis`` (descending) and their int32 indices."""
-    k = int(k)
-    ndim = np.ndim(operand)
-    if ndim == 0:
-        raise TypeError(f"top_k operand must have >= 1 dimension, got {np.shape(operand)}")
-    axis = int(axis) + ndim if axis < 0 else int(axis)
-    return tuple(top_k_p.bind(operand, k=k, axis=axis))
+    axis = _canonicalize_axis(axis, np.ndim(operand))
+    return top_k_p.bind(operand, k=int(k), axis=axis)  # NB: a list, as JAX returns
 
 
 # ---------------------------------------------------------------- unstack
@@ -267,12 +269,7 @@ batching.batching_rules[unstack_p] = _unstack_batch
 
 def unstack(x, axis: int = 0) -> tuple:
     """The slices of ``x`` along ``axis``, as a tuple (the inverse of ``lax.stack``)."""
-    ndim = np.ndim(x)
-    if ndim == 0:
-        raise ValueError("Unstack requires arrays with rank > 0, however a scalar array was "
-                         "passed.")
-    axis = int(axis) + ndim if axis < 0 else int(axis)
-    return tuple(unstack_p.bind(x, axis=axis))
+    return tuple(unstack_p.bind(x, axis=_canonicalize_axis(axis, np.ndim(x))))
 
 
 # ---------------------------------------------------------------- optimization_barrier
@@ -523,5 +520,5 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int, *,
     if np.ndim(update) != np.ndim(operand):
         assert np.ndim(update) + 1 == np.ndim(operand)
         update = expand_dims(update, (axis,))
-    return dynamic_update_slice_in_dim(operand, update, index, axis,
-                                       allow_negative_indices=allow_negative_indices)
+    # NB: edujax's dynamic_update_slice_in_dim always wraps negative indices, the default
+    return dynamic_update_slice_in_dim(operand, update, index, axis)
