@@ -163,9 +163,10 @@ def _window_taps(x, fill, out_shape, *, window_dimensions, window_strides, paddi
     padded = pad(x, np.array(fill, np.dtype(x.dtype)), config)
     slabs = []
     for tap in itertools.product(*(range(w) for w in window_dimensions)):
-        start = [k * d for k, d in zip(tap, window_dilation)]
-        limit = [st + (n - 1) * s + 1 if n else st for st, n, s in zip(start, out_shape,
-                                                                       window_strides)]
+        # (an empty output dimension takes an empty slice from 0)
+        start = [k * d if n else 0 for k, d, n in zip(tap, window_dilation, out_shape)]
+        limit = [st + (n - 1) * s + 1 if n else 0 for st, n, s in zip(start, out_shape,
+                                                                      window_strides)]
         slabs.append(lax_slice(padded, start, limit, window_strides))
     return stack(slabs, 0)
 
