@@ -253,3 +253,15 @@ def test_bit_primitives_against_python_integers():
     ys = xs[::-1].copy()
     want = [((int(a) * int(b)) >> 32) for a, b in zip(xs, ys)]
     np.testing.assert_array_equal(np.asarray(lax.mulhi(xs, ys)), np.array(want, np.int64))
+
+
+def test_generic_reduce_gradients_match_finite_differences():
+    """The JVP unrolls the fold (one jvp of the computation per element); reverse mode
+    transposes that. Two operands reduced together, over two axes."""
+    m = np.random.RandomState(4).randn(3, 2, 4)
+    fold = lambda a, b: (a[0] * 0.5 + b[0] * b[1], a[1] + jnp.sin(b[1]))  # noqa: E731
+    with x64():
+        f = lambda x, y: lax.reduce((x, y), (0., 1.), fold, (0, 2))  # noqa: E731
+        check_grads(f, (m, m + 1.0), order=2, modes=("fwd", "rev"))
+    with pytest.raises(NotImplementedError, match="non-zero tangents for initial values"):
+        jax.grad(lambda i: lax.reduce(m, i, lambda a, b: a * b + 1, (1,)).sum())(2.)

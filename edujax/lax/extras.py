@@ -27,7 +27,8 @@ from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
 from edujax.lax import reductions as red
-from edujax.lax.base import broadcast_in_dim, expand_dims, full, reduce_sum, reshape
+from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, reshape,
+                             transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
@@ -330,6 +331,45 @@ reduce_p = Primitive("reduce")
 reduce_p.multiple_results = True
 core.abstract_eval_rules[reduce_p] = _reduce_abstract_eval
 core.impl_rules[reduce_p] = _reduce_impl
+
+
+def _reduce_jvp(primals, tangents, *, computation, jaxpr, dimensions):
+    """Differentiate the fold itself: unroll it, one ``jvp`` of the computation per
+    reduced element, carrying (accumulator, accumulator tangent). The tangent program
+    is built from the computation's own primitives, so reverse mode can transpose it.
+    (JAX reduces as a tree instead of a chain: same values for an associative
+    computation.)
+    """
+    from edujax.autodiff import jvp
+    n = len(primals) // 2
+    operands, inits = list(primals[:n]), list(primals[n:])
+    if any(type(t) is not ad.Zero for t in tangents[n:]):
+        raise NotImplementedError("Gradient of general lax.reduce with non-zero tangents for "
+                                  "initial values to reduction not implemented")
+    t_operands = [ad.instantiate_zeros(t) for t in tangents[:n]]
+    t_inits = [ad.zeros_like_aval(core.get_aval(i)) for i in inits]
+    ndim = np.ndim(operands[0])
+    kept = [d for d in range(ndim) if d not in dimensions]
+    out_shape = tuple(np.shape(operands[0])[d] for d in kept)
+    perm = (*dimensions, *kept)
+    steps = math.prod(np.shape(operands[0])[d] for d in dimensions)
+    flat = lambda x: reshape(transpose(x, perm), (steps, *out_shape))  # noqa: E731
+    xs, t_xs = [flat(x) for x in operands], [flat(t) for t in t_operands]
+    spread = lambda v: broadcast_in_dim(v, out_shape, ())  # noqa: E731
+    accs, t_accs = [spread(i) for i in inits], [spread(t) for t in t_inits]
+
+    def step(*args):
+        return eval_jaxpr(jaxpr.jaxpr, list(jaxpr.consts), *args)
+
+    for k in range(steps):
+        x_k = [reshape(slice_in_dim(x, k, k + 1, 1, 0), out_shape) for x in xs]
+        t_k = [reshape(slice_in_dim(t, k, k + 1, 1, 0), out_shape) for t in t_xs]
+        accs, t_accs = jvp(step, (*accs, *x_k), (*t_accs, *t_k))
+        accs, t_accs = list(accs), list(t_accs)
+    return accs, t_accs
+
+
+ad.jvp_rules[reduce_p] = _reduce_jvp
 
 
 def _reduce_batch(args, dims, *, computation, jaxpr, dimensions):
