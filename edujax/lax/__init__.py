@@ -79,3 +79,4 @@ from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
 from edujax.lax.control_flow.conditionals import cond_p
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
+from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p

@@ -19,6 +19,15 @@ M = "m = jnp.array([[1., 5., 2.], [7., 3., 3.], [0., 8., -2.], [4., 4., 6.]])\n"
 X64 = ("jax.config.update('jax_enable_x64', True)\ntry:\n    {}\n"
        "finally:\n    jax.config.update('jax_enable_x64', False)")
 CONV = "lax.conv_general_dilated"
+SOLVE = ("A = jnp.array([[4., 1.], [1., 3.]])\nN = jnp.array([[4., 1.], [2., 3.]])\nb = jnp.array([1., 2.])\n"
+         "sym = lambda A, b: lax.custom_linear_solve(lambda x: A @ x, b, "
+         "lambda mv, r: jnp.linalg.solve(A, r), symmetric=True)\n"
+         "gen = lambda A, b: lax.custom_linear_solve(lambda x: A @ x, b, "
+         "lambda mv, r: jnp.linalg.solve(A, r), lambda vm, r: jnp.linalg.solve(A.T, r))\n")
+ROOT = ("def sqrt_newton(c):\n"
+        "    fn = lambda x: x ** 2 - c\n"
+        "    solve = lambda fn, x0: lax.fori_loop(0, 20, lambda i, x: x - fn(x) / (2 * x), x0)\n"
+        "    return lax.custom_root(fn, 1.0, solve, lambda g, y: y / g(1.0))\n")
 
 _CASES = {
     # ------------------------------------------------------------ convolutions: values
@@ -242,7 +251,29 @@ _CASES = {
     "precision_enum": "out = (lax.Precision.HIGHEST, str(lax.Precision.HIGH), list(lax.Precision))",
     "rounding_method": "out = (list(lax.RoundingMethod), lax.round(jnp.array([2.5, -1.5]), lax.RoundingMethod.TO_NEAREST_EVEN))",
     "dot_algorithm_preset": "out = (lax.DotAlgorithmPreset.DEFAULT, lax.DotAlgorithmPreset.F32_F32_F32)",
-    "primitives_exported": "out = [str(p) for p in (lax.cond_p, lax.while_p, lax.scan_p, lax.gather_p, lax.scatter_add_p, lax.conv_general_dilated_p, lax.reduce_window_sum_p, lax.top_k_p, lax.clz_p, lax.unstack_p, lax.reduce_p)]",
+    "primitives_exported": "out = [str(p) for p in (lax.cond_p, lax.while_p, lax.scan_p, lax.gather_p, lax.scatter_add_p, lax.conv_general_dilated_p, lax.reduce_window_sum_p, lax.top_k_p, lax.clz_p, lax.unstack_p, lax.reduce_p, lax.linear_solve_p)]",
+    # ------------------------------------------------------------ custom_linear_solve / custom_root
+    "linear_solve_symmetric": SOLVE + "out = r(sym(A, b))",
+    "linear_solve_grad_symmetric": SOLVE + "ga, gb = jax.grad(lambda A, b: (sym(A, b) ** 2).sum(), (0, 1))(A, b)\nout = (r(ga), r(gb))",
+    "linear_solve_grad_transpose_solve": SOLVE + "ga, gb = jax.grad(lambda A, b: (gen(N, b) ** 2).sum() + (gen(A, b) * b).sum(), (0, 1))(N, b)\nout = (r(ga), r(gb))",
+    "linear_solve_jacfwd": SOLVE + "out = r(jax.jacfwd(lambda A: gen(A, b))(N))",
+    "linear_solve_vmap": SOLVE + "out = r(jax.vmap(lambda b: gen(N, b))(jnp.stack([b, 2 * b])))",
+    "linear_solve_jit": SOLVE + "out = r(jax.jit(gen)(N, b))",
+    "linear_solve_pytree": "m = lambda x: {'a': 2 * x['a'], 'b': x['b'] * 3}\n"
+    "s = lambda mv, r: {'a': r['a'] / 2, 'b': r['b'] / 3}\n"
+    "out = lax.custom_linear_solve(m, {'a': jnp.ones(2), 'b': jnp.float32(6.)}, s, symmetric=True)",
+    "linear_solve_no_transpose_grad_err": SOLVE + "f = lambda b: lax.custom_linear_solve(lambda x: N @ x, b, lambda mv, r: jnp.linalg.solve(N, r))\n"
+    "out = jax.grad(lambda b: f(b).sum())(b)",
+    "linear_solve_no_transpose_jvp_ok": SOLVE + "f = lambda b: lax.custom_linear_solve(lambda x: N @ x, b, lambda mv, r: jnp.linalg.solve(N, r))\n"
+    "out = r(jax.jvp(f, (b,), (jnp.ones(2),))[1])",
+    "custom_root_sqrt": ROOT + "out = r(sqrt_newton(2.))",
+    "custom_root_grad": ROOT + "out = (r(jax.grad(sqrt_newton)(2.)), r(jax.grad(jax.grad(sqrt_newton))(2.)))",
+    "custom_root_vmap_jit": ROOT + "out = (r(jax.vmap(sqrt_newton)(jnp.array([4., 9.]))), r(jax.jit(jax.grad(sqrt_newton))(9.)))",
+    "custom_root_vector": "def f(c):\n"
+    "    fn = lambda x: x ** 3 - c\n"
+    "    solve = lambda fn, x0: lax.fori_loop(0, 30, lambda i, x: x - fn(x) / (3 * x ** 2), x0)\n"
+    "    return lax.custom_root(fn, jnp.ones_like(c), solve, lambda g, y: y / g(jnp.ones_like(c)))\n"
+    "out = (r(f(jnp.array([8., 27.]))), r(jax.jacrev(f)(jnp.array([8., 27.]))))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
