@@ -80,3 +80,8 @@ from edujax.lax.control_flow.conditionals import cond_p
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
 from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
+from edujax.lax.more import (AccuracyMode, RandomAlgorithm, approx_max_k, approx_min_k,
+                             broadcast_like, conv_general_dilated_patches, dtype,
+                             platform_dependent, reduce_precision, approx_top_k_p,
+                             reduce_precision_p)
+from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p

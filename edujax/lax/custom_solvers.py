@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-
 from edujax import core
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching

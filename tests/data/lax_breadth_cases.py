@@ -274,6 +274,32 @@ _CASES = {
     "    solve = lambda fn, x0: lax.fori_loop(0, 30, lambda i, x: x - fn(x) / (3 * x ** 2), x0)\n"
     "    return lax.custom_root(fn, jnp.ones_like(c), solve, lambda g, y: y / g(jnp.ones_like(c)))\n"
     "out = (r(f(jnp.array([8., 27.]))), r(jax.jacrev(f)(jnp.array([8., 27.]))))",
+    # ------------------------------------------------------------ approx_top_k, reduce_precision, patches
+    "approx_max_k": M + "out = lax.approx_max_k(m, 2)",
+    "approx_min_k_axis0": M + "out = lax.approx_min_k(m, 2, reduction_dimension=0)",
+    "approx_max_k_jaxpr": "out = str(make_jaxpr(lambda x: lax.approx_max_k(x, 2))(jnp.ones((2, 4))))",
+    "approx_min_k_grad": M + "out = r(jax.grad(lambda m: (lax.approx_min_k(m, 2)[0] ** 2).sum())(m))",
+    "approx_max_k_vmap": M + "out = jax.vmap(lambda v: lax.approx_max_k(v, 2), in_axes=1)(m)",
+    "approx_max_k_err": "out = lax.approx_max_k(jnp.ones(3), 4)",
+    "reduce_precision_f16": "v = jnp.array([1.0001, 3.14159, 65504., 65519., 65520., 1e5, 1e-8, -1e-5, 6.2e-5, jnp.nan, -jnp.inf, 0.1])\n"
+    "out = lax.reduce_precision(v, 5, 10)",
+    "reduce_precision_bf16": "v = jnp.array([1.0001, 3.14159, 65504., 1e5, 1e-8, -1e-5, 0.1])\nout = lax.reduce_precision(v, 8, 7)",
+    "reduce_precision_tiny": "v = jnp.array([1.0001, 3.14159, 15., 16., 0.1, -0.3])\nout = lax.reduce_precision(v, 4, 3)",
+    "reduce_precision_jaxpr": "out = str(make_jaxpr(lambda x: lax.reduce_precision(x, 5, 10))(jnp.ones(3)))",
+    "reduce_precision_grad": "out = jax.grad(lambda x: lax.reduce_precision(x * 1.3, 5, 2).sum())(jnp.ones(3))",
+    "reduce_precision_int_err": "out = lax.reduce_precision(jnp.arange(3), 5, 10)",
+    "patches_same": "img = jnp.arange(2 * 3 * 4 * 5.).reshape(2, 3, 4, 5)\nout = r(lax.conv_general_dilated_patches(img, (2, 3), (1, 2), 'SAME'))",
+    "patches_nhwc": "img = jnp.arange(1 * 4 * 5 * 2.).reshape(1, 4, 5, 2)\n"
+    "out = r(lax.conv_general_dilated_patches(img, (3, 2), (2, 1), 'VALID', dimension_numbers=('NHWC', 'OIHW', 'NHWC')))",
+    "patches_dilated": "img = jnp.arange(1 * 2 * 4 * 4.).reshape(1, 2, 4, 4)\n"
+    "out = r(lax.conv_general_dilated_patches(img, (2, 2), (1, 1), ((1, 0), (0, 1)), rhs_dilation=(2, 1)))",
+    "platform_dependent_cpu": "out = lax.platform_dependent(jnp.ones(2), cpu=lambda x: x * 2, default=lambda x: x * 3)",
+    "platform_dependent_default": "out = lax.platform_dependent(jnp.ones(2), tpu=lambda x: x * 2, default=lambda x: x * 3)",
+    "platform_dependent_gpu_err": "out = lax.platform_dependent(1., gpu=lambda x: x, default=lambda x: x)",
+    "lax_dtype": "out = (lax.dtype(1.0), lax.dtype(2), lax.dtype(jnp.int8(1)), lax.dtype('float32'), lax.dtype(np.float64), lax.dtype(jnp.ones(2, jnp.int16)))",
+    "broadcast_like": "out = lax.broadcast_like(jnp.array([1, 2, 3]), jnp.zeros((2, 3)))",
+    "random_algorithm_accuracy_mode": "out = (list(lax.RandomAlgorithm), list(lax.AccuracyMode))",
+    "parallel_primitives_exported": "out = [str(p) for p in (lax.psum_p, lax.pmax_p, lax.pmin_p, lax.ppermute_p, lax.all_gather_p, lax.axis_index_p, lax.approx_top_k_p, lax.reduce_precision_p)]",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}

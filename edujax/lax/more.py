@@ -1,0 +1,230 @@
+"""More of jax.lax's surface: approximate top-k, reduce_precision, image patches, and
+small helpers (platform_dependent, dtype, broadcast_like) and enums.
+
+* ``approx_max_k`` / ``approx_min_k``: on a TPU these trade exactness for speed; on a
+  CPU XLA computes them exactly, and so do we (the ``approx_top_k`` primitive).
+* ``reduce_precision(x, exponent_bits, mantissa_bits)``: round a float to a narrower
+  format (e.g. 5 + 10 bits is float16) but keep its dtype: the way to *simulate*
+  low-precision arithmetic.
+* ``conv_general_dilated_patches``: every window of an image, laid out along the
+  feature dimension, computed as a convolution with an identity kernel.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from edujax import core, dtypes
+from edujax.core import Primitive, ShapedArray
+from edujax.interpreters import ad, batching
+from edujax.lax.base import broadcast_in_dim, reshape, transpose
+from edujax.lax.convolution import conv_dimension_numbers, conv_general_dilated
+from edujax.lax.elementwise import naryop
+from edujax.lax.extras import _canonicalize_axis, _top_k_impl
+from edujax.lax.registry import FLOATING, accepted
+
+
+# ---------------------------------------------------------------- enums
+class RandomAlgorithm(enum.IntEnum):
+    """The bit generators ``rng_bit_generator`` can use."""
+    RNG_DEFAULT = 0
+    RNG_THREE_FRY = 1
+    RNG_PHILOX = 2
+
+
+class AccuracyMode(enum.Enum):
+    """The ``accuracy`` request of transcendental functions (accelerator hint)."""
+    HIGHEST = 1
+    DEFAULT = 2
+
+
+# ---------------------------------------------------------------- approx_top_k
+def _approx_top_k_abstract_eval(operand: ShapedArray, *, k, reduction_dimension, recall_target,
+                                is_max_k, reduction_input_size_override, aggregate_to_topk):
+    if k <= 0:
+        raise ValueError(f"k must be positive, got {k}")
+    if len(operand.shape) == 0:
+        raise TypeError("approx_top_k operand must have >= 1 dimension, got {}".format(
+            operand.shape))
+    axis = _canonicalize_axis(reduction_dimension, operand.ndim)
+    if k > operand.shape[axis]:
+        raise ValueError("k must be smaller than the size of reduction_dim "
+                         f"{operand.shape[axis]}, got {k}")
+    shape = list(operand.shape)
+    shape[axis] = k
+    return [ShapedArray(tuple(shape), operand.dtype, operand.weak_type),
+            ShapedArray(tuple(shape), np.dtype(np.int32))]
+
+
+def _approx_top_k_impl(x, *, k, reduction_dimension, is_max_k, **_):
+    """Exact, as XLA is on a CPU: top_k of x (or of -x, for the smallest)."""
+    x = np.asarray(x)
+    axis = _canonicalize_axis(reduction_dimension, x.ndim)
+    if is_max_k:
+        return _top_k_impl(x, k=k, axis=axis)
+    order = np.argsort(x, axis=axis, kind="stable")
+    index = np.take(order, np.arange(k), axis=axis)
+    return [np.take_along_axis(x, index, axis=axis), index.astype(np.int32)]
+
+
+approx_top_k_p = Primitive("approx_top_k")
+approx_top_k_p.multiple_results = True
+core.abstract_eval_rules[approx_top_k_p] = _approx_top_k_abstract_eval
+core.impl_rules[approx_top_k_p] = _approx_top_k_impl
+
+
+def _approx_top_k_jvp(primals, tangents, **params):
+    """Like top_k's: the outputs are copies of inputs, so are their tangents. We reuse
+    top_k's rule by asking it for the tangent at the indices we found."""
+    from edujax.lax.extras import _top_k_jvp
+    (x,), (t,) = primals, tangents
+    values, indices = approx_top_k_p.bind(x, **params)
+    axis = _canonicalize_axis(params["reduction_dimension"], np.ndim(x))
+    if not params["is_max_k"]:
+        from edujax.lax.elementwise import neg
+        _, (t_out, _) = _top_k_jvp((neg(x),), (t,), k=params["k"], axis=axis)
+        # top_k of -x picks the same elements (up to ties) as the k smallest of x
+    else:
+        _, (t_out, _) = _top_k_jvp((x,), (t,), k=params["k"], axis=axis)
+    return [values, indices], [t_out, ad.Zero.from_value(indices)]
+
+
+ad.jvp_rules[approx_top_k_p] = _approx_top_k_jvp
+
+
+def _approx_top_k_batch(args, dims, *, reduction_dimension, **params):
+    (x,), (b,) = args, dims
+    axis = _canonicalize_axis(reduction_dimension, np.ndim(x) - 1)
+    return (approx_top_k_p.bind(x, reduction_dimension=axis + (b <= axis), **params), [b, b])
+
+
+batching.batching_rules[approx_top_k_p] = _approx_top_k_batch
+
+
+def approx_max_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+    """The k largest along ``reduction_dimension`` and their indices (exact on CPU)."""
+    return approx_top_k_p.bind(operand, k=k, reduction_dimension=reduction_dimension,
+                               recall_target=recall_target, is_max_k=True,
+                               reduction_input_size_override=reduction_input_size_override,
+                               aggregate_to_topk=aggregate_to_topk)
+
+
+def approx_min_k(operand, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True):
+    """The k smallest along ``reduction_dimension`` and their indices (exact on CPU)."""
+    return approx_top_k_p.bind(operand, k=k, reduction_dimension=reduction_dimension,
+                               recall_target=recall_target, is_max_k=False,
+                               reduction_input_size_override=reduction_input_size_override,
+                               aggregate_to_topk=aggregate_to_topk)
+
+
+# ---------------------------------------------------------------- reduce_precision
+def _reduce_precision_impl(x: np.ndarray, *, exponent_bits: int, mantissa_bits: int):
+    """XLA's algorithm on the bits: round the mantissa to nearest-even, then send exponents
+    the narrow format cannot hold to infinity (too big) or signed zero (too small)."""
+    x = np.asarray(x)
+    info = np.finfo(x.dtype)
+    src_mant, src_exp = info.nmant, info.nexp
+    uint = np.dtype(f"u{x.dtype.itemsize}")
+    bits = x.view(uint).copy()
+    one = uint.type(1)
+    if mantissa_bits < src_mant:
+        shift = uint.type(src_mant - mantissa_bits)
+        last_bit_mask = one << shift
+        base_bias = (last_bit_mask >> one) - one
+        last_bit = (bits & last_bit_mask) >> shift
+        truncation_mask = ~(last_bit_mask - one)
+        bits = (bits + last_bit + base_bias) & truncation_mask
+    if exponent_bits < src_exp:
+        sign_mask = one << uint.type(x.dtype.itemsize * 8 - 1)
+        exp_mask = ((one << uint.type(src_exp)) - one) << uint.type(src_mant)
+        bias = (1 << (src_exp - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        max_exp = uint.type(bias + reduced_bias) << uint.type(src_mant)
+        min_exp = uint.type(bias - reduced_bias) << uint.type(src_mant)
+        exponent = bits & exp_mask
+        signed_zero = bits & sign_mask
+        bits = np.where(exponent > max_exp, signed_zero | exp_mask,
+                        np.where(exponent <= min_exp, signed_zero, bits)).astype(uint)
+    out = bits.view(x.dtype)
+    if mantissa_bits < src_mant:
+        out = np.where(np.isnan(x), x, out)  # rounding must not turn a NaN into infinity
+    return out.astype(x.dtype, copy=False)
+
+
+reduce_precision_p = naryop("reduce_precision", _reduce_precision_impl, accepted(FLOATING))
+ad.deflinear(reduce_precision_p, lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
+batching.defvectorized(reduce_precision_p)
+
+
+def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+    """Round to a float format with these many exponent and mantissa bits (dtype kept)."""
+    return reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits),
+                                   mantissa_bits=int(mantissa_bits))
+
+
+# ---------------------------------------------------------------- image patches
+def conv_general_dilated_patches(lhs, filter_shape: Sequence[int], window_strides: Sequence[int],
+                                 padding, lhs_dilation=None, rhs_dilation=None,
+                                 dimension_numbers=None, precision=None,
+                                 preferred_element_type=None):
+    """Each output position's receptive field, flattened into the feature dimension
+    (channel-major: all of channel 0's window, then channel 1's...).
+
+    A convolution with a one-hot kernel: output feature ``(c, p)`` copies input channel c
+    at window position p. ``feature_group_count = channels`` keeps the channels apart.
+    """
+    from edujax import numpy as jnp
+    lhs = jnp.asarray(lhs)
+    filter_shape = tuple(filter_shape)
+    dn = conv_dimension_numbers(lhs.shape, (1, 1) + filter_shape, dimension_numbers)
+    lhs_spec, rhs_spec, _ = dn
+    spatial_size = math.prod(filter_shape)
+    n_channels = lhs.shape[lhs_spec[1]]
+    eye = jnp.eye(spatial_size, dtype=lhs.dtype)
+    rhs = broadcast_in_dim(eye, (n_channels, spatial_size, spatial_size), (1, 2))
+    rhs = reshape(rhs, (n_channels * spatial_size, 1, *filter_shape))
+    rhs = transpose(rhs, _moveaxis_perm(rhs.ndim, (0, 1), (rhs_spec[0], rhs_spec[1])))
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                                dn, precision=precision, feature_group_count=n_channels,
+                                preferred_element_type=preferred_element_type)
+
+
+def _moveaxis_perm(ndim: int, src: Sequence[int], dst: Sequence[int]) -> list[int]:
+    """The permutation ``np.moveaxis(x, src, dst)`` applies."""
+    perm = [d for d in range(ndim) if d not in src]
+    for s, d in sorted(zip(src, dst), key=lambda p: p[1]):
+        perm.insert(d, s)
+    return perm
+
+
+# ---------------------------------------------------------------- helpers
+def platform_dependent(*args: Any, default: Callable | None = None,
+                       **per_platform: Callable):
+    """``per_platform[platform](*args)``; edujax always runs on the CPU."""
+    for name, branch in per_platform.items():
+        if not callable(branch):
+            raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
+        if name == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+    branch = per_platform.get("cpu", default)
+    if branch is None:
+        raise NotImplementedError("lax.platform_dependent: no branch for the cpu platform "
+                                  "and no default")
+    return branch(*args)
+
+
+def dtype(x: Any) -> np.dtype:
+    """The (canonical) dtype of a value, a type or a dtype name: ``lax.dtype(1.0)`` is
+    float32 (float64 under x64)."""
+    return dtypes.dtype_and_weak(x)[0]
+
+
+def broadcast_like(arr, like_arr):
+    """``arr`` broadcast to the shape of ``like_arr``."""
+    from edujax.numpy.util import broadcast_to
+    return broadcast_to(arr, np.shape(like_arr))
