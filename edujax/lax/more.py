@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, Union
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from edujax.interpreters import ad, batching
 from edujax.lax.base import broadcast_in_dim, reshape, transpose
 from edujax.lax.convolution import conv_dimension_numbers, conv_general_dilated
 from edujax.lax.elementwise import naryop
-from edujax.lax.extras import _canonicalize_axis, _top_k_impl
+from edujax.lax.extras import DotAlgorithmPreset, Precision, _canonicalize_axis, _top_k_impl
 from edujax.lax.registry import FLOATING, accepted
 
 
@@ -228,3 +228,50 @@ def broadcast_like(arr, like_arr):
     """``arr`` broadcast to the shape of ``like_arr``."""
     from edujax.numpy.util import broadcast_to
     return broadcast_to(arr, np.shape(like_arr))
+
+
+def conv_general_dilated_local(lhs, rhs, window_strides: Sequence[int], padding,
+                               filter_shape: Sequence[int], lhs_dilation=None,
+                               rhs_dilation=None, dimension_numbers=None, precision=None):
+    """An *unshared* convolution (a locally connected layer): every output position has
+    its own kernel. ``rhs`` holds them all: its spatial dimensions are the output's and
+    its feature dimension ``I`` is a flattened (channel, window) patch.
+
+    Computed as JAX does: extract the patches, then one dot_general that contracts the
+    patch dimension and pairs output positions (batch dimensions of the product).
+    """
+    from edujax import numpy as jnp
+    from edujax.lax.dot import dot_general
+    lhs = jnp.asarray(lhs)
+    patches = conv_general_dilated_patches(lhs, filter_shape, window_strides, padding,
+                                           lhs_dilation, rhs_dilation, dimension_numbers)
+    _, rhs_spec, out_spec = conv_dimension_numbers(lhs.shape, (1, 1) + tuple(filter_shape),
+                                                   dimension_numbers)
+    lhs_b_dims, rhs_b_dims = list(out_spec[2:]), list(rhs_spec[2:])
+    rhs_b_dims = [rhs_b_dims[i] for i in sorted(range(len(rhs_b_dims)),
+                                                key=lambda k: lhs_b_dims[k])]
+    lhs_b_dims = sorted(lhs_b_dims)
+    dn = (([out_spec[1]], [rhs_spec[1]]), (lhs_b_dims, rhs_b_dims))
+    out = dot_general(patches, rhs, dn, precision=precision)
+    # dot_general puts the (spatial) batch dimensions first, then lhs's N, then rhs's O
+    ndim = out.ndim
+    return transpose(out, _moveaxis_perm(ndim, (ndim - 2, ndim - 1),
+                                         (out_spec[0], out_spec[1])))
+
+
+class DotAlgorithm(NamedTuple):
+    """A precise description of how a dot product accumulates (accelerator hint)."""
+    lhs_precision_type: Any
+    rhs_precision_type: Any
+    accumulation_type: Any
+    lhs_component_count: int = 1
+    rhs_component_count: int = 1
+    num_primitive_operations: int = 1
+    allow_imprecise_accumulation: bool = False
+
+
+# Type aliases JAX exports for annotations.
+DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]],
+                            tuple[Sequence[int], Sequence[int]]]
+PrecisionLike = Union[None, str, Precision, tuple[str, str], tuple[Precision, Precision],
+                      DotAlgorithm, DotAlgorithmPreset]

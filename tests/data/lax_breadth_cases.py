@@ -300,6 +300,18 @@ _CASES = {
     "broadcast_like": "out = lax.broadcast_like(jnp.array([1, 2, 3]), jnp.zeros((2, 3)))",
     "random_algorithm_accuracy_mode": "out = (list(lax.RandomAlgorithm), list(lax.AccuracyMode))",
     "parallel_primitives_exported": "out = [str(p) for p in (lax.psum_p, lax.pmax_p, lax.pmin_p, lax.ppermute_p, lax.all_gather_p, lax.axis_index_p, lax.approx_top_k_p, lax.reduce_precision_p)]",
+    # ------------------------------------------------------------ unshared convolution, DotAlgorithm
+    "conv_local": "x = jnp.arange(2 * 2 * 3 * 3.).reshape(2, 2, 3, 3) % 5 - 2\n"
+    "w = jnp.arange(3 * 8 * 3 * 3.).reshape(3, 8, 3, 3) % 7 - 3\n"
+    "out = r(lax.conv_general_dilated_local(x, w, (1, 1), 'SAME', (2, 2)))",
+    "conv_local_nhwc": "x = jnp.arange(1 * 4 * 4 * 2.).reshape(1, 4, 4, 2) % 5 - 2\n"
+    "w = jnp.arange(2 * 2 * 8 * 3.).reshape(2, 2, 8, 3) % 7 - 3\n"
+    "out = r(lax.conv_general_dilated_local(x, w, (2, 2), 'VALID', (2, 2), dimension_numbers=('NHWC', 'HWIO', 'NHWC')))",
+    "conv_local_grad": "x = jnp.arange(1 * 2 * 3 * 3.).reshape(1, 2, 3, 3) % 5 - 2\n"
+    "w = jnp.arange(2 * 8 * 2 * 2.).reshape(2, 8, 2, 2) % 7 - 3\n"
+    "out = r(jax.grad(lambda x: (lax.conv_general_dilated_local(x, w, (1, 1), 'VALID', (2, 2)) ** 2).sum())(x))",
+    "dot_algorithm": "a = lax.DotAlgorithm(jnp.float32, jnp.float32, jnp.float32)\n"
+    "out = (a.lhs_component_count, a.num_primitive_operations, a.allow_imprecise_accumulation)",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
