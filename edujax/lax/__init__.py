@@ -87,3 +87,4 @@ from edujax.lax.more import (AccuracyMode, RandomAlgorithm, approx_max_k, approx
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p
 from edujax.lax.more import (DotAlgorithm, DotDimensionNumbers, PrecisionLike,
                              conv_general_dilated_local)
+from edujax.lax.more import ragged_dot

@@ -275,3 +275,40 @@ DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]],
                             tuple[Sequence[int], Sequence[int]]]
 PrecisionLike = Union[None, str, Precision, tuple[str, str], tuple[Precision, Precision],
                       DotAlgorithm, DotAlgorithmPreset]
+
+
+# ---------------------------------------------------------------- ragged_dot
+def ragged_dot(lhs, rhs, group_sizes, precision=None, preferred_element_type=None,
+               group_offset=None, out_sharding=None):
+    """A grouped matrix product (mixture-of-experts layers): the rows of ``lhs`` (m, k)
+    come in consecutive groups of ``group_sizes`` rows, and group g is multiplied by
+    ``rhs[g]`` (k, n). Rows after the last group give zeros.
+
+    NB: written with other lax functions (JAX has a ``ragged_dot_general`` primitive):
+    every row is multiplied by every group's matrix and a mask keeps its own group's
+    product. Simple, differentiable, and g times the work of the real thing.
+    """
+    from edujax import numpy as jnp
+    from edujax.lax import elementwise as ew
+    from edujax.lax.base import convert_element_type, reduce_sum
+    from edujax.lax.dot import dot_general
+    from edujax.lax.reductions import cumsum
+    from edujax.lax.shape import broadcasted_iota
+    if group_offset is not None:
+        raise NotImplementedError("ragged_dot: group_offset is not implemented in edujax")
+    lhs, rhs, group_sizes = jnp.asarray(lhs), jnp.asarray(rhs), jnp.asarray(group_sizes)
+    (m, _), g = lhs.shape, rhs.shape[0]
+    if group_sizes.shape != (g,):
+        raise TypeError(f"expected rhs group dimension size to be {group_sizes.shape[0]}, "
+                        f"got {g}.")
+    # every row times every group's matrix: (m, g, n)
+    products = dot_general(lhs, rhs, (([1], [1]), ([], [])), precision=precision,
+                           preferred_element_type=preferred_element_type)
+    ends = cumsum(convert_element_type(group_sizes, np.int32))
+    starts = ew.sub(ends, convert_element_type(group_sizes, np.int32))
+    row = broadcasted_iota(np.int32, (m, g), 0)
+    mine = ew.bitwise_and(ew.ge(row, broadcast_in_dim(starts, (m, g), (1,))),
+                          ew.lt(row, broadcast_in_dim(ends, (m, g), (1,))))
+    mine = broadcast_in_dim(mine, products.shape, (0, 1))
+    kept = ew.select(mine, products, jnp.zeros_like(products))
+    return reduce_sum(kept, (1,))

@@ -312,6 +312,13 @@ _CASES = {
     "out = r(jax.grad(lambda x: (lax.conv_general_dilated_local(x, w, (1, 1), 'VALID', (2, 2)) ** 2).sum())(x))",
     "dot_algorithm": "a = lax.DotAlgorithm(jnp.float32, jnp.float32, jnp.float32)\n"
     "out = (a.lhs_component_count, a.num_primitive_operations, a.allow_imprecise_accumulation)",
+    # ------------------------------------------------------------ ragged_dot
+    "ragged_dot": "l = jnp.arange(12.).reshape(6, 2)\nr = jnp.arange(12.).reshape(3, 2, 2)\nout = lax.ragged_dot(l, r, jnp.array([2, 1, 2]))",
+    "ragged_dot_full": "l = jnp.arange(12.).reshape(6, 2)\nr = jnp.arange(12.).reshape(3, 2, 2)\nout = lax.ragged_dot(l, r, jnp.array([2, 3, 1]))",
+    "ragged_dot_int": "l = jnp.arange(12).reshape(6, 2)\nr = jnp.arange(12).reshape(3, 2, 2)\nout = lax.ragged_dot(l, r, jnp.array([2, 1, 3]))",
+    "ragged_dot_grad": "l = jnp.arange(12.).reshape(6, 2)\nr = jnp.arange(12.).reshape(3, 2, 2)\n"
+    "out = jax.grad(lambda l, r: (lax.ragged_dot(l, r, jnp.array([2, 1, 2])) ** 2).sum(), (0, 1))(l, r)",
+    "ragged_dot_err_groups": "out = lax.ragged_dot(jnp.ones((6, 2)), jnp.ones((3, 2, 2)), jnp.array([2, 1]))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
