@@ -21,11 +21,15 @@ from typing import Any, Callable, NamedTuple
 
 from edujax import core
 from edujax.core import Primitive
+from edujax.custom_derivatives import custom_jvp
 from edujax.interpreters import ad, batching
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
+from edujax.lax.base import full_like
 from edujax.lax.control_flow.tracing import _trace
+from edujax.lax.special import stop_gradient
 from edujax.tree_util import tree_flatten, tree_structure, tree_unflatten
+from edujax.vmap import vmap
 
 
 class _LinearSolveTuple(NamedTuple):
@@ -66,7 +70,6 @@ core.impl_rules[linear_solve_p] = _linear_solve_impl
 def _linear_solve_jvp(primals, tangents, *, const_lengths, jaxprs):
     """A x = b  =>  A dx = db - (dA) x: one more solve, on the right-hand side
     ``db - jvp(matvec wrt its consts)(x)``."""
-    from edujax.autodiff import jvp
     x = linear_solve_p.bind(*primals, const_lengths=const_lengths, jaxprs=jaxprs)
     params, _ = _split(primals, const_lengths)
     params_dot, b_dot = _split(tangents, const_lengths)
@@ -76,7 +79,7 @@ def _linear_solve_jvp(primals, tangents, *, const_lengths, jaxprs):
     else:
         matvec_at_x = lambda *consts: _run(jaxprs.matvec, [*consts, *x])  # noqa: E731
         consts_dot = [ad.instantiate_zeros(t) for t in params_dot.matvec]
-        _, dA_x = jvp(matvec_at_x, tuple(params.matvec), tuple(consts_dot))
+        _, dA_x = ad.jvp_flat(matvec_at_x, list(params.matvec), consts_dot)
         rhs = [ew.sub(db, d) for db, d in zip(b_dot, dA_x)]
     flat_params = [p for group in params for p in group]
     x_dot = linear_solve_p.bind(*flat_params, *rhs, const_lengths=const_lengths, jaxprs=jaxprs)
@@ -100,7 +103,6 @@ def _linear_solve_transpose(cts, *args, const_lengths, jaxprs):
 def _linear_solve_batch(args, dims, *, const_lengths, jaxprs):
     """vmap runs the solver's own jaxpr under vmap (the derivative structure of the
     batched solve is then that of the solver itself)."""
-    from edujax.vmap import vmap
     outs = vmap(lambda *xs: _linear_solve_impl_traced(xs, const_lengths, jaxprs),
                 in_axes=tuple(dims))(*args)
     return list(outs), [0] * len(outs)
@@ -119,14 +121,15 @@ batching.batching_rules[linear_solve_p] = _linear_solve_batch
 def _transpose_function(matvec: Callable, b: Any) -> Callable:
     """``vecmat``: the transpose of the linear function ``matvec``. For a linear function
     the VJP at any point *is* the transpose; we take it at zero."""
-    from edujax.autodiff import vjp
-    from edujax.lax.base import full_like
-    from edujax.tree_util import tree_map
+    b_flat, tree = tree_flatten(b)
+
+    def matvec_flat(*xs):
+        return tree_flatten(matvec(tree_unflatten(tree, list(xs))))[0]
 
     def vecmat(y):
-        _, pullback = vjp(matvec, tree_map(lambda x: full_like(x, 0), b))
-        (out,) = pullback(y)
-        return out
+        _, pullback = ad.vjp_flat(matvec_flat, [full_like(x, 0) for x in b_flat])
+        cts = pullback(tree_flatten(y)[0])
+        return tree_unflatten(tree, [ad.instantiate_zeros(ct) for ct in cts])
     return vecmat
 
 
@@ -171,10 +174,6 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
                 has_aux: bool = False):
     """Find ``x`` with ``f(x) = 0`` as ``solve(f, initial_guess)``, differentiated implicitly
     (see the module docstring): the solver's iterations are never differentiated."""
-    from edujax.autodiff import jvp, linearize
-    from edujax.custom_derivatives import custom_jvp
-    from edujax.lax.special import stop_gradient
-
     if has_aux:
         raise NotImplementedError("custom_root(has_aux=True) is not implemented in edujax")
     guess_flat, guess_tree = tree_flatten(initial_guess)
@@ -203,13 +202,15 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
         consts_dot, _ = tangents
         solution = root(consts, guess)
         # how f moves when only its closed-over values move, at the solution:
-        _, rhs = jvp(lambda c: f_of(c, solution), (list(consts),), (list(consts_dot),))
+        consts_dot = [ad.instantiate_zeros(t) for t in consts_dot]
+        _, rhs = ad.jvp_flat(lambda *c: f_of(list(c), solution), list(consts), consts_dot)
 
-        def f_in_x(x):
-            return tree_unflatten(guess_tree, f_of(list(consts), tree_flatten(x)[0]))
+        def f_jvp(dx):
+            """The derivative of f in x at the solution, applied to ``dx``."""
+            _, out = ad.jvp_flat(lambda *x: f_of(list(consts), list(x)), list(solution),
+                                 tree_flatten(dx)[0])
+            return tree_unflatten(guess_tree, out)
 
-        x = tree_unflatten(guess_tree, solution)
-        _, f_jvp = linearize(f_in_x, x)
         dx = tangent_solve(f_jvp, tree_unflatten(guess_tree, list(rhs)))
         return solution, [ew.neg(d) for d in tree_flatten(dx)[0]]
 

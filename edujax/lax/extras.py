@@ -340,7 +340,6 @@ def _reduce_jvp(primals, tangents, *, computation, jaxpr, dimensions):
     (JAX reduces as a tree instead of a chain: same values for an associative
     computation.)
     """
-    from edujax.autodiff import jvp
     n = len(primals) // 2
     operands, inits = list(primals[:n]), list(primals[n:])
     if any(type(t) is not ad.Zero for t in tangents[n:]):
@@ -364,8 +363,7 @@ def _reduce_jvp(primals, tangents, *, computation, jaxpr, dimensions):
     for k in range(steps):
         x_k = [reshape(slice_in_dim(x, k, k + 1, 1, 0), out_shape) for x in xs]
         t_k = [reshape(slice_in_dim(t, k, k + 1, 1, 0), out_shape) for t in t_xs]
-        accs, t_accs = jvp(step, (*accs, *x_k), (*t_accs, *t_k))
-        accs, t_accs = list(accs), list(t_accs)
+        accs, t_accs = ad.jvp_flat(step, [*accs, *x_k], [*t_accs, *t_k])
     return accs, t_accs
 
 
@@ -527,9 +525,20 @@ def batch_matmul(lhs, rhs, precision=None):
 
 
 def broadcast_shapes(*shapes):
-    """The shape NumPy broadcasting gives these shapes (or ValueError)."""
-    from edujax.numpy.util import broadcast_shapes as _broadcast_shapes
-    return _broadcast_shapes(*(tuple(s) for s in shapes))
+    """The shape NumPy broadcasting gives these shapes (or ValueError).
+
+    NB: jax.numpy has the same function (edujax/numpy/util.py); lax sits below jax.numpy,
+    so this is its own copy rather than an import.
+    """
+    shapes = [tuple(s) for s in shapes]
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for dims in zip(*((1,) * (ndim - len(s)) + s for s in shapes)):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
 
 
 def empty(shape, dtype, *, out_sharding=None):

@@ -20,10 +20,16 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import broadcast_in_dim, reshape, transpose
+from edujax.lax import elementwise as ew
+from edujax.lax.base import (asarray, broadcast_in_dim, convert_element_type, full_like,
+                             reduce_sum, reshape, transpose)
 from edujax.lax.convolution import conv_dimension_numbers, conv_general_dilated
+from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import naryop
-from edujax.lax.extras import DotAlgorithmPreset, Precision, _canonicalize_axis, _top_k_impl
+from edujax.lax.extras import (DotAlgorithmPreset, Precision, _canonicalize_axis, _top_k_impl,
+                               _top_k_jvp)
+from edujax.lax.reductions import cumsum
+from edujax.lax.shape import broadcasted_iota
 from edujax.lax.registry import FLOATING, accepted
 
 
@@ -79,16 +85,12 @@ core.impl_rules[approx_top_k_p] = _approx_top_k_impl
 def _approx_top_k_jvp(primals, tangents, **params):
     """Like top_k's: the outputs are copies of inputs, so are their tangents. We reuse
     top_k's rule by asking it for the tangent at the indices we found."""
-    from edujax.lax.extras import _top_k_jvp
     (x,), (t,) = primals, tangents
     values, indices = approx_top_k_p.bind(x, **params)
     axis = _canonicalize_axis(params["reduction_dimension"], np.ndim(x))
-    if not params["is_max_k"]:
-        from edujax.lax.elementwise import neg
-        _, (t_out, _) = _top_k_jvp((neg(x),), (t,), k=params["k"], axis=axis)
-        # top_k of -x picks the same elements (up to ties) as the k smallest of x
-    else:
-        _, (t_out, _) = _top_k_jvp((x,), (t,), k=params["k"], axis=axis)
+    # the k smallest of x are the k largest of -x (ties go to the lower index either way)
+    chooser = x if params["is_max_k"] else ew.neg(x)
+    _, (t_out, _) = _top_k_jvp((chooser,), (t,), k=params["k"], axis=axis)
     return [values, indices], [t_out, ad.Zero.from_value(indices)]
 
 
@@ -178,14 +180,15 @@ def conv_general_dilated_patches(lhs, filter_shape: Sequence[int], window_stride
     A convolution with a one-hot kernel: output feature ``(c, p)`` copies input channel c
     at window position p. ``feature_group_count = channels`` keeps the channels apart.
     """
-    from edujax import numpy as jnp
-    lhs = jnp.asarray(lhs)
+    lhs = asarray(lhs)
     filter_shape = tuple(filter_shape)
     dn = conv_dimension_numbers(lhs.shape, (1, 1) + filter_shape, dimension_numbers)
     lhs_spec, rhs_spec, _ = dn
     spatial_size = math.prod(filter_shape)
     n_channels = lhs.shape[lhs_spec[1]]
-    eye = jnp.eye(spatial_size, dtype=lhs.dtype)
+    eye = convert_element_type(ew.eq(broadcasted_iota(np.int32, (spatial_size,) * 2, 0),
+                                     broadcasted_iota(np.int32, (spatial_size,) * 2, 1)),
+                               lhs.dtype)
     rhs = broadcast_in_dim(eye, (n_channels, spatial_size, spatial_size), (1, 2))
     rhs = reshape(rhs, (n_channels * spatial_size, 1, *filter_shape))
     rhs = transpose(rhs, _moveaxis_perm(rhs.ndim, (0, 1), (rhs_spec[0], rhs_spec[1])))
@@ -225,9 +228,12 @@ def dtype(x: Any) -> np.dtype:
 
 
 def broadcast_like(arr, like_arr):
-    """``arr`` broadcast to the shape of ``like_arr``."""
-    from edujax.numpy.util import broadcast_to
-    return broadcast_to(arr, np.shape(like_arr))
+    """``arr`` broadcast to the shape of ``like_arr`` (NumPy's rules: trailing dimensions
+    line up, size-1 dimensions stretch)."""
+    shape, ndim = tuple(np.shape(like_arr)), np.ndim(arr)
+    if tuple(np.shape(arr)) == shape:
+        return asarray(arr)
+    return broadcast_in_dim(arr, shape, tuple(range(len(shape) - ndim, len(shape))))
 
 
 def conv_general_dilated_local(lhs, rhs, window_strides: Sequence[int], padding,
@@ -240,9 +246,7 @@ def conv_general_dilated_local(lhs, rhs, window_strides: Sequence[int], padding,
     Computed as JAX does: extract the patches, then one dot_general that contracts the
     patch dimension and pairs output positions (batch dimensions of the product).
     """
-    from edujax import numpy as jnp
-    from edujax.lax.dot import dot_general
-    lhs = jnp.asarray(lhs)
+    lhs = asarray(lhs)
     patches = conv_general_dilated_patches(lhs, filter_shape, window_strides, padding,
                                            lhs_dilation, rhs_dilation, dimension_numbers)
     _, rhs_spec, out_spec = conv_dimension_numbers(lhs.shape, (1, 1) + tuple(filter_shape),
@@ -288,15 +292,9 @@ def ragged_dot(lhs, rhs, group_sizes, precision=None, preferred_element_type=Non
     every row is multiplied by every group's matrix and a mask keeps its own group's
     product. Simple, differentiable, and g times the work of the real thing.
     """
-    from edujax import numpy as jnp
-    from edujax.lax import elementwise as ew
-    from edujax.lax.base import convert_element_type, reduce_sum
-    from edujax.lax.dot import dot_general
-    from edujax.lax.reductions import cumsum
-    from edujax.lax.shape import broadcasted_iota
     if group_offset is not None:
         raise NotImplementedError("ragged_dot: group_offset is not implemented in edujax")
-    lhs, rhs, group_sizes = jnp.asarray(lhs), jnp.asarray(rhs), jnp.asarray(group_sizes)
+    lhs, rhs, group_sizes = asarray(lhs), asarray(rhs), asarray(group_sizes)
     (m, _), g = lhs.shape, rhs.shape[0]
     if group_sizes.shape != (g,):
         raise TypeError(f"expected rhs group dimension size to be {group_sizes.shape[0]}, "
@@ -310,5 +308,5 @@ def ragged_dot(lhs, rhs, group_sizes, precision=None, preferred_element_type=Non
     mine = ew.bitwise_and(ew.ge(row, broadcast_in_dim(starts, (m, g), (1,))),
                           ew.lt(row, broadcast_in_dim(ends, (m, g), (1,))))
     mine = broadcast_in_dim(mine, products.shape, (0, 1))
-    kept = ew.select(mine, products, jnp.zeros_like(products))
+    kept = ew.select(mine, products, full_like(products, 0))
     return reduce_sum(kept, (1,))
