@@ -32,6 +32,7 @@ from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import convert_element_type, reshape, transpose
+from edujax.lax.precision import canonicalize_precision
 from edujax.lax.registry import check_same_dtypes, standard_weak_type_rule
 from edujax.lax.shape import rev
 
@@ -540,7 +541,8 @@ def conv_general_dilated(lhs: Any, rhs: Any, window_strides: Sequence[int],
         lhs_dilation=tuple(lhs_dilation), rhs_dilation=tuple(rhs_dilation),
         dimension_numbers=dn, feature_group_count=feature_group_count,
         batch_group_count=batch_group_count, out_sharding=out_sharding,
-        precision=precision, preferred_element_type=preferred_element_type)
+        precision=canonicalize_precision(precision),
+        preferred_element_type=preferred_element_type)
 
 
 def conv(lhs, rhs, window_strides: Sequence[int], padding: str, precision=None,

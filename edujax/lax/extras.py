@@ -9,7 +9,7 @@
 * conveniences written with other lax functions: ``reciprocal``, ``collapse``,
   ``batch_matmul``, ``broadcast_shapes``, ``empty``, ``index_take``,
   ``dynamic_update_index_in_dim``;
-* the enums ``Precision``, ``RoundingMethod``, ``DotAlgorithmPreset``.
+* the enum ``RoundingMethod`` (``Precision`` and friends: edujax/lax/precision.py).
 """
 from __future__ import annotations
 
@@ -32,54 +32,17 @@ from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, re
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
+from edujax.lax.precision import DotAlgorithmPreset, Precision  # noqa: F401 - lax's names
 from edujax.lax.registry import INTEGER, accepted
 from edujax.lax.shape import broadcasted_iota, concatenate, pad, rev, slice_in_dim, stack
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 
 
 # ---------------------------------------------------------------- enums
-class Precision(enum.Enum):
-    """How precise a matrix product on an accelerator should be (ignored on CPU)."""
-    DEFAULT = 0
-    HIGH = 1
-    HIGHEST = 2
-
-    def __repr__(self) -> str:
-        return f"Precision.{self.name}"
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class RoundingMethod(enum.IntEnum):
     """How ``lax.round`` breaks ties: away from zero (2.5 -> 3) or to even (2.5 -> 2)."""
     AWAY_FROM_ZERO = 0
     TO_NEAREST_EVEN = 1
-
-
-class DotAlgorithmPreset(enum.Enum):
-    """Named accumulation algorithms for dot products (accelerator hints; a few shown)."""
-    DEFAULT = enum.auto()
-    ANY_F8_ANY_F8_F32 = enum.auto()
-    ANY_F8_ANY_F8_F32_FAST_ACCUM = enum.auto()
-    ANY_F8_ANY_F8_ANY = enum.auto()
-    ANY_F8_ANY_F8_ANY_FAST_ACCUM = enum.auto()
-    F16_F16_F16 = enum.auto()
-    F16_F16_F32 = enum.auto()
-    BF16_BF16_BF16 = enum.auto()
-    BF16_BF16_F32 = enum.auto()
-    BF16_BF16_F32_X3 = enum.auto()
-    BF16_BF16_F32_X6 = enum.auto()
-    BF16_BF16_F32_X9 = enum.auto()
-    TF32_TF32_F32 = enum.auto()
-    TF32_TF32_F32_X3 = enum.auto()
-    F32_F32_F32 = enum.auto()
-    F64_F64_F64 = enum.auto()
-
-    def __repr__(self) -> str:
-        return f"DotAlgorithmPreset.{self.name}"
-
-    __str__ = __repr__
 
 
 # ---------------------------------------------------------------- bit primitives

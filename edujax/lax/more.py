@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Callable, NamedTuple, Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
@@ -26,8 +26,8 @@ from edujax.lax.base import (asarray, broadcast_in_dim, convert_element_type, fu
 from edujax.lax.convolution import conv_dimension_numbers, conv_general_dilated
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import naryop
-from edujax.lax.extras import (DotAlgorithmPreset, Precision, _canonicalize_axis, _top_k_impl,
-                               _top_k_jvp)
+from edujax.lax.extras import _canonicalize_axis, _top_k_impl, _top_k_jvp
+from edujax.lax.precision import DotAlgorithm, DotAlgorithmPreset, Precision
 from edujax.lax.reductions import cumsum
 from edujax.lax.shape import broadcasted_iota
 from edujax.lax.registry import FLOATING, accepted
@@ -261,17 +261,6 @@ def conv_general_dilated_local(lhs, rhs, window_strides: Sequence[int], padding,
     ndim = out.ndim
     return transpose(out, _moveaxis_perm(ndim, (ndim - 2, ndim - 1),
                                          (out_spec[0], out_spec[1])))
-
-
-class DotAlgorithm(NamedTuple):
-    """A precise description of how a dot product accumulates (accelerator hint)."""
-    lhs_precision_type: Any
-    rhs_precision_type: Any
-    accumulation_type: Any
-    lhs_component_count: int = 1
-    rhs_component_count: int = 1
-    num_primitive_operations: int = 1
-    allow_imprecise_accumulation: bool = False
 
 
 # Type aliases JAX exports for annotations.

@@ -319,6 +319,16 @@ _CASES = {
     "ragged_dot_grad": "l = jnp.arange(12.).reshape(6, 2)\nr = jnp.arange(12.).reshape(3, 2, 2)\n"
     "out = jax.grad(lambda l, r: (lax.ragged_dot(l, r, jnp.array([2, 1, 2])) ** 2).sum(), (0, 1))(l, r)",
     "ragged_dot_err_groups": "out = lax.ragged_dot(jnp.ones((6, 2)), jnp.ones((3, 2, 2)), jnp.array([2, 1]))",
+    # ------------------------------------------------------------ precision, canonicalized
+    "precision_dot_jaxpr": "out = str(make_jaxpr(lambda a: lax.dot(a, a, precision=lax.Precision.HIGHEST))(jnp.ones((2, 2))))",
+    "precision_string_jaxpr": "out = str(make_jaxpr(lambda a: jnp.dot(a, a, precision='highest'))(jnp.ones((2, 2))))",
+    "precision_pair_jaxpr": "out = str(make_jaxpr(lambda a: jnp.matmul(a, a, precision=('high', 'fastest')))(jnp.ones((2, 2))))",
+    "precision_conv_jaxpr": "out = str(make_jaxpr(lambda a: lax.conv(a, a, (1, 1), 'VALID', precision=lax.Precision.HIGH))(jnp.ones((1, 1, 2, 2))))",
+    "precision_bad": "out = lax.dot(jnp.ones(2), jnp.ones(2), precision='bogus')",
+    "precision_mixed_pair_bad": "out = lax.dot(jnp.ones(2), jnp.ones(2), precision=(lax.Precision.HIGH, 'fastest'))",
+    "precision_from_string": "out = (lax.Precision('highest'), lax.Precision('bfloat16'), str(lax.Precision('float32')))",
+    "precision_bad_string": "out = lax.Precision('bogus')",
+    "precision_grad_keeps": "out = str(make_jaxpr(jax.grad(lambda a: lax.dot(a, a, precision='highest').sum()))(jnp.ones((2, 2))))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
