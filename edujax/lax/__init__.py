@@ -55,7 +55,12 @@ from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
-# ---- issue 17, lax breadth: convolutions, windowed reductions, public gather/scatter, extras
+# ---- issue 17, lax breadth: convolutions (convolution.py), reduce_window
+# (windowed_reductions.py), top_k/bits/reduce/associative_scan and conveniences (extras.py),
+# the public gather/scatter API (slicing.py), custom_linear_solve/custom_root
+# (custom_solvers.py), approx_top_k/reduce_precision/patches/ragged_dot (more.py), and the
+# primitives JAX exports by name.
+from edujax.lax.precision import DotAlgorithm, DotAlgorithmPreset, Precision
 from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDimensionNumbers,
                                     conv, conv_dimension_numbers, conv_general_dilated,
                                     conv_general_permutations, conv_general_shape_tuple,
@@ -65,12 +70,17 @@ from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDime
 from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
                                             reduce_window_p, reduce_window_max_p,
                                             reduce_window_min_p, reduce_window_sum_p)
-from edujax.lax.extras import (DotAlgorithmPreset, Precision, RoundingMethod, associative_scan,
-                               batch_matmul, broadcast_shapes, clz, collapse,
-                               dynamic_update_index_in_dim, empty, index_take, mulhi,
-                               optimization_barrier, population_count, reciprocal, reduce,
-                               top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
+from edujax.lax.extras import (RoundingMethod, associative_scan, batch_matmul, broadcast_shapes,
+                               clz, collapse, dynamic_update_index_in_dim, empty, index_take,
+                               mulhi, optimization_barrier, population_count, reciprocal,
+                               reduce, top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
                                population_count_p, reduce_p, top_k_p, unstack_p)
+from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
+from edujax.lax.more import (AccuracyMode, DotDimensionNumbers, PrecisionLike, RandomAlgorithm,
+                             approx_max_k, approx_min_k, broadcast_like,
+                             conv_general_dilated_local, conv_general_dilated_patches, dtype,
+                             platform_dependent, ragged_dot, reduce_precision, approx_top_k_p,
+                             reduce_precision_p)
 from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
                                 ScatterDimensionNumbers, gather, scatter, scatter_add,
                                 scatter_apply, scatter_max, scatter_min, scatter_mul,
@@ -79,12 +89,4 @@ from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
 from edujax.lax.control_flow.conditionals import cond_p
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
-from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
-from edujax.lax.more import (AccuracyMode, RandomAlgorithm, approx_max_k, approx_min_k,
-                             broadcast_like, conv_general_dilated_patches, dtype,
-                             platform_dependent, reduce_precision, approx_top_k_p,
-                             reduce_precision_p)
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p
-from edujax.lax.more import (DotAlgorithm, DotDimensionNumbers, PrecisionLike,
-                             conv_general_dilated_local)
-from edujax.lax.more import ragged_dot

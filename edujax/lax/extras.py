@@ -32,7 +32,7 @@ from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, re
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
-from edujax.lax.precision import DotAlgorithmPreset, Precision  # noqa: F401 - lax's names
+
 from edujax.lax.registry import INTEGER, accepted
 from edujax.lax.shape import broadcasted_iota, concatenate, pad, rev, slice_in_dim, stack
 from edujax.lax.slicing import GatherDimensionNumbers, gather
