@@ -265,3 +265,29 @@ def test_generic_reduce_gradients_match_finite_differences():
         check_grads(f, (m, m + 1.0), order=2, modes=("fwd", "rev"))
     with pytest.raises(NotImplementedError, match="non-zero tangents for initial values"):
         jax.grad(lambda i: lax.reduce(m, i, lambda a, b: a * b + 1, (1,)).sum())(2.)
+
+
+@PROPS
+@given(st.data())
+def test_conv_transpose_is_the_gradient_of_conv(data):
+    """What conv_transpose is for: with the forward conv's padding (use_consistent_padding)
+    and the kernel flipped and in/out swapped (transpose_kernel), it is conv's VJP in x."""
+    draw = lambda s: data.draw(s)  # noqa: E731
+    k, s = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    lo, hi = draw(st.integers(0, k - 1)), draw(st.integers(0, k - 1))
+    steps = draw(st.integers(0, 3))
+    n = k - lo - hi + steps * s  # so that the windows tile the padded input exactly
+    if n < 1:
+        return
+    rng = np.random.RandomState(draw(st.integers(0, 99)))
+    x = rng.randn(2, n, n, 3).astype(np.float32)
+    w = rng.randn(k, k, 3, 2).astype(np.float32)
+    dn = ('NHWC', 'HWIO', 'NHWC')
+    pads = ((lo, hi), (lo, hi))
+    y, pullback = jax.vjp(lambda x: lax.conv_general_dilated(x, w, (s, s), pads,
+                                                             dimension_numbers=dn), x)
+    ct = rng.randn(*y.shape).astype(np.float32)
+    want, = pullback(ct)
+    got = lax.conv_transpose(ct, w, (s, s), pads, dimension_numbers=dn, transpose_kernel=True,
+                             use_consistent_padding=True)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-4)
