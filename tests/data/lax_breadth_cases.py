@@ -329,6 +329,8 @@ _CASES = {
     "precision_from_string": "out = (lax.Precision('highest'), lax.Precision('bfloat16'), str(lax.Precision('float32')))",
     "precision_bad_string": "out = lax.Precision('bogus')",
     "precision_grad_keeps": "out = str(make_jaxpr(jax.grad(lambda a: lax.dot(a, a, precision='highest').sum()))(jnp.ones((2, 2))))",
+    "reduce_generic_jaxpr": "def f(x):\n    return lax.reduce(x, 0., lambda a, b: a * b + 1, (0,))\nout = str(make_jaxpr(f)(jnp.ones((4, 3))))",
+    "reduce_tuple_jaxpr": "out = str(make_jaxpr(lambda x: lax.reduce((x, x), (0., 1.), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,)))(jnp.ones((2, 3))))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
