@@ -291,3 +291,15 @@ def test_conv_transpose_is_the_gradient_of_conv(data):
     got = lax.conv_transpose(ct, w, (s, s), pads, dimension_numbers=dn, transpose_kernel=True,
                              use_consistent_padding=True)
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-4)
+
+
+@PROPS
+@given(window_problems())
+def test_generic_reduce_window_jvp_matches_finite_differences(problem):
+    """A computation lax has no primitive for (a product that is not a monoid's) goes
+    through the generic reduce_window, whose JVP unrolls the fold over window positions."""
+    x, window, strides, padding, base, win_dil = problem
+    with x64():
+        f = lambda x: lax.reduce_window(  # noqa: E731
+            x, 1.5, lambda a, b: a * jnp.tanh(b) + 0.25, window, strides, padding, base, win_dil)
+        check_grads(f, (x * 0.3,), order=1, modes=("fwd",))

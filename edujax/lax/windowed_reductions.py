@@ -24,7 +24,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
-from edujax.lax.base import broadcast_in_dim, reduce_sum
+from edujax.lax.base import broadcast_in_dim, full, reduce_sum
 from edujax.lax.convolution import _dilate_shape, _stride_dim, _vjp_lhs_padding, padtype_to_pads
 from edujax.lax.reductions import argmax
 from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
@@ -155,12 +155,15 @@ def _reduce_window_sum_transpose(ct, operand, *, window_dimensions, window_strid
 ad.deflinear(reduce_window_sum_p, _reduce_window_sum_transpose)
 
 
-def _window_taps(x, fill, out_shape, *, window_dimensions, window_strides, padding,
-                 base_dilation, window_dilation):
-    """The lax version of ``_taps``: stack, along a new axis 0, the slice of (padded)
-    ``x`` that each window position sees. Built from pad and slice, so it has rules."""
+def _window_slabs(x, fill, out_shape, *, window_dimensions, window_strides, padding,
+                  base_dilation, window_dilation) -> list:
+    """The lax version of ``_taps``: for each window position, the slice of (padded) ``x``
+    it sees. Built from pad and slice, so it has every rule. ``fill`` pads: a number, or
+    the (scalar) init value itself."""
     config = [(lo, hi, d - 1) for (lo, hi), d in zip(padding, base_dilation)]
-    padded = pad(x, np.array(fill, np.dtype(x.dtype)), config)
+    if isinstance(fill, (int, float, bool, np.generic)):
+        fill = np.array(fill, np.dtype(x.dtype))
+    padded = pad(x, fill, config)
     slabs = []
     for tap in itertools.product(*(range(w) for w in window_dimensions)):
         # (an empty output dimension takes an empty slice from 0)
@@ -168,7 +171,12 @@ def _window_taps(x, fill, out_shape, *, window_dimensions, window_strides, paddi
         limit = [st + (n - 1) * s + 1 if n else 0 for st, n, s in zip(start, out_shape,
                                                                       window_strides)]
         slabs.append(lax_slice(padded, start, limit, window_strides))
-    return stack(slabs, 0)
+    return slabs
+
+
+def _window_taps(x, fill, out_shape, **params):
+    """All of ``_window_slabs`` stacked along a new axis 0."""
+    return stack(_window_slabs(x, fill, out_shape, **params), 0)
 
 
 def _chooser_jvp(identity: Callable, primals, tangents, **params):
@@ -236,7 +244,11 @@ def _generic_abstract_eval(*avals, jaxpr, consts, window_dimensions, window_stri
 
 def _generic_impl(*args, jaxpr, consts, window_dimensions, window_strides, padding,
                   base_dilation, window_dilation):
-    """Start every window at the init values and fold in one window position at a time.
+    """Start every window at the init values and fold in its elements one at a time.
+
+    Window positions that fall on padding (or on the holes of a base dilation) are
+    *skipped*, as XLA does: the init value is only the starting point, which matters
+    when it is not the computation's identity.
 
     NB: the computation was traced on scalars, so its jaxpr holds elementwise operations
     only; we run it on whole arrays (one element per window) instead of window by window.
@@ -246,13 +258,16 @@ def _generic_impl(*args, jaxpr, consts, window_dimensions, window_strides, paddi
     out_shape = reduce_window_shape_tuple(operands[0].shape, window_dimensions, window_strides,
                                           padding, base_dilation, window_dilation)
     accs = [np.full(out_shape, i, o.dtype) for o, i in zip(operands, inits)]
-    tap_lists = [_taps(_padded(o, i, padding, base_dilation), out_shape, window_dimensions,
-                       window_strides, window_dilation) for o, i in zip(operands, inits)]
+    where = (window_dimensions, window_strides, window_dilation)
+    tap_lists = [_taps(_padded(o, i, padding, base_dilation), out_shape, *where)
+                 for o, i in zip(operands, inits)]
+    real = _taps(_padded(np.ones(operands[0].shape, bool), False, padding, base_dilation),
+                 out_shape, *where)
     with core.set_current_trace(core.eval_trace):
-        for taps in zip(*tap_lists):
+        for is_real, *taps in zip(real, *tap_lists):
             outs = eval_jaxpr(jaxpr, list(consts), *accs, *taps)
-            accs = [np.broadcast_to(np.asarray(a, o.dtype), out_shape).copy()
-                    for a, o in zip(outs, operands)]
+            accs = [np.where(is_real, np.asarray(new, o.dtype), acc)
+                    for new, acc, o in zip(outs, accs, operands)]
     return accs
 
 
@@ -278,6 +293,42 @@ def _generic_batch(args, dims, *, window_dimensions, window_strides, padding, ba
 
 
 batching.batching_rules[reduce_window_p] = _generic_batch
+
+
+def _generic_jvp(primals, tangents, *, jaxpr, consts, **params):
+    """Unroll the fold over window positions, one ``jvp`` of the computation each, on
+    whole arrays (one element per window), as ``lax.reduce``'s JVP does over elements.
+
+    NB: JAX has this forward mode but cannot transpose it (its grad raises); this one
+    is built from primitives that transpose, so reverse mode works too.
+    """
+    n = len(primals) // 2
+    operands, inits = list(primals[:n]), list(primals[n:])
+    if any(type(t) is not ad.Zero for t in tangents[n:]):
+        raise NotImplementedError("reduce_window JVP with non-zero tangents for the initial "
+                                  "values is not implemented")
+    t_operands = [ad.instantiate_zeros(t) for t in tangents[:n]]
+    out_shape = reduce_window_shape_tuple(np.shape(operands[0]), **params)
+    slabs = [_window_slabs(o, i, out_shape, **params) for o, i in zip(operands, inits)]
+    t_slabs = [_window_slabs(t, 0, out_shape, **params) for t in t_operands]
+    accs = [broadcast_in_dim(i, out_shape, ()) for i in inits]
+    t_accs = [ad.zeros_like_aval(ShapedArray(out_shape, np.dtype(o.dtype))) for o in operands]
+
+    real = _window_slabs(full(np.shape(operands[0]), True, np.bool_), False, out_shape,
+                         **params)
+
+    def step(*args):
+        return eval_jaxpr(jaxpr, list(consts), *args)
+
+    for k in range(len(slabs[0])):
+        new, t_new = ad.jvp_flat(step, [*accs, *[s[k] for s in slabs]],
+                                 [*t_accs, *[t[k] for t in t_slabs]])
+        accs = [ew.select(real[k], a, b) for a, b in zip(new, accs)]   # skip the padding
+        t_accs = [ew.select(real[k], a, b) for a, b in zip(t_new, t_accs)]
+    return accs, t_accs
+
+
+ad.jvp_rules[reduce_window_p] = _generic_jvp
 
 
 # ---------------------------------------------------------------- the lax functions

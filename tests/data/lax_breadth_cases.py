@@ -331,6 +331,15 @@ _CASES = {
     "precision_grad_keeps": "out = str(make_jaxpr(jax.grad(lambda a: lax.dot(a, a, precision='highest').sum()))(jnp.ones((2, 2))))",
     "reduce_generic_jaxpr": "def f(x):\n    return lax.reduce(x, 0., lambda a, b: a * b + 1, (0,))\nout = str(make_jaxpr(f)(jnp.ones((4, 3))))",
     "reduce_tuple_jaxpr": "out = str(make_jaxpr(lambda x: lax.reduce((x, x), (0., 1.), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,)))(jnp.ones((2, 3))))",
+    "rw_generic_skips_padding": "x = jnp.arange(1., 6.)\nout = lax.reduce_window(x, 0., lambda a, b: a * 0.5 + b, (3,), (1,), 'SAME')",
+    "rw_generic_skips_holes": "x = jnp.arange(1., 6.)\nout = (lax.reduce_window(x, 0., lambda a, b: a * 0.5 + b, (3,), (2,), 'SAME', base_dilation=(2,)), "
+    "lax.reduce_window(x, 1., lax.mul, (2,), (1,), ((1, 1),), base_dilation=(2,)))",
+    "rw_generic_nonidentity_init_add": "out = lax.reduce_window(jnp.arange(1., 6.), 10., lambda a, b: a + b, (2,), (1,), ((1, 1),))",
+    "rw_generic_jvp": "x = jnp.arange(1., 6.)\n"
+    "out = jax.jvp(lambda x: lax.reduce_window(x, 0., lambda a, b: a * 0.5 + b, (3,), (1,), 'SAME'), (x,), (jnp.arange(5.),))",
+    "rw_generic_jvp_mul": "x = jnp.arange(1., 6.)\nout = jax.jvp(lambda x: lax.reduce_window(x, 1., lax.mul, (2,), (1,), 'VALID'), (x,), (jnp.ones(5),))",
+    "rw_generic_tuple_jvp": SIG + "f = lambda s: lax.reduce_window((s, s * s), (0., 1.), lambda a, b: (a[0] + b[0], a[1] * b[1]), (2,), (2,), 'SAME')\n"
+    "p, t = jax.jvp(f, (s,), (jnp.ones(8),))\nout = (r(p[0]), r(p[1]), r(t[0]), r(t[1]))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
