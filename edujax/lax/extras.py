@@ -27,8 +27,8 @@ from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
 from edujax.lax import reductions as red
-from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, reshape,
-                             transpose)
+from edujax.lax.base import (broadcast_in_dim, expand_dims, full, full_like, reduce_sum,
+                             reshape, transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
@@ -171,7 +171,7 @@ def _top_k_jvp(primals, tangents, *, k: int, axis: int):
     chosen = broadcast_in_dim(indices, shape, tuple(d + (d > axis) for d in range(ndim)))
     one_hot = ew.eq(chosen, broadcasted_iota(np.int32, shape, axis + 1))
     spread = broadcast_in_dim(t, shape, tuple(d + (d >= axis) for d in range(ndim)))
-    picked = ew.select(one_hot, spread, ew.sub(spread, spread))
+    picked = ew.select(one_hot, spread, full_like(spread, 0))
     return [values, indices], [reduce_sum(picked, (axis + 1,)), zero_indices]
 
 

@@ -24,7 +24,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
-from edujax.lax.base import broadcast_in_dim, full, reduce_sum
+from edujax.lax.base import broadcast_in_dim, full, full_like, reduce_sum
 from edujax.lax.convolution import _dilate_shape, _stride_dim, _vjp_lhs_padding, padtype_to_pads
 from edujax.lax.reductions import argmax
 from edujax.lax.registry import first_input_weak_type_rule, standard_primitive
@@ -196,8 +196,7 @@ def _chooser_jvp(identity: Callable, primals, tangents, **params):
     hit = ew.eq(position, broadcast_in_dim(winner, np.shape(values),
                                            tuple(range(1, len(np.shape(values))))))
     t_values = _window_taps(t, 0, out_shape, **params)
-    zeros = ew.sub(t_values, t_values)
-    return out, reduce_sum(ew.select(hit, t_values, zeros), (0,))
+    return out, reduce_sum(ew.select(hit, t_values, full_like(t_values, 0)), (0,))
 
 
 ad.jvp_rules[reduce_window_max_p] = lambda primals, tangents, **params: _chooser_jvp(
