@@ -42,7 +42,7 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, run_jaxpr
-from edujax.lax.precision import reduce_precision_p
+from edujax.lax.reduce_precision import reduce_precision_p
 from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
 
 remat_p = Primitive("remat2")

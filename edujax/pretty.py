@@ -10,6 +10,7 @@ Two layers:
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, NamedTuple
 
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
@@ -191,7 +192,10 @@ def pp_param_value(v: Any, ctx: PpContext) -> Any:
         return pp_jaxpr(v, ctx)
     if hasattr(v, "name") and type(v).__module__ == "numpy":  # a dtype
         return text(str(v))
-    return text(str(v))
+    # Like JAX, hide the memory address of a function parameter (lax.reduce's computation):
+    # it changes from run to run, and jaxprs are meant to be compared.
+    return text(re.sub(r" at 0x([0-9a-fA-F]+)", lambda m: " at 0x" + "X" * len(m.group(1)),
+                       str(v)))
 
 
 def pp_params(params: dict, names: list[str], ctx: PpContext) -> Any:

@@ -59,7 +59,7 @@ from edujax.lax import linalg
 from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, conj_p, imag_p, real_p
 from edujax.lax.fft import FftType, fft, fft_p
 # reduce_precision (toplevel slice of issue 17: jax.checkpoint marks saved residuals with it).
-from edujax.lax.precision import reduce_precision, reduce_precision_p  # noqa: E402
+from edujax.lax.reduce_precision import reduce_precision, reduce_precision_p  # noqa: E402
 # issue 17, scipy/nn/random slice: the special functions behind jax.scipy.special and jax.random
 from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digamma, erfc, igamma,
                                           igamma_grad_a, igammac, lgamma, polygamma,
@@ -67,3 +67,37 @@ from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digam
                                           digamma_p, erfc_p, igamma_grad_a_p, igamma_p,
                                           igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
                                           regularized_incomplete_beta_p, zeta_p)
+# ---- issue 17, lax breadth: convolutions (convolution.py), reduce_window
+# (windowed_reductions.py), top_k/bits/reduce/associative_scan and conveniences (extras.py),
+# the public gather/scatter API (slicing.py), custom_linear_solve/custom_root
+# (custom_solvers.py), approx_top_k/reduce_precision/patches/ragged_dot (more.py), and the
+# primitives JAX exports by name.
+from edujax.lax.precision import DotAlgorithm, DotAlgorithmPreset, Precision
+from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDimensionNumbers,
+                                    conv, conv_dimension_numbers, conv_general_dilated,
+                                    conv_general_permutations, conv_general_shape_tuple,
+                                    conv_shape_tuple, conv_transpose, conv_transpose_shape_tuple,
+                                    conv_with_general_padding, padtype_to_pads,
+                                    conv_general_dilated_p)
+from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
+                                            reduce_window_p, reduce_window_max_p,
+                                            reduce_window_min_p, reduce_window_sum_p)
+from edujax.lax.extras import (RoundingMethod, associative_scan, batch_matmul, broadcast_shapes,
+                               clz, collapse, dynamic_update_index_in_dim, empty, index_take,
+                               mulhi, optimization_barrier, population_count, reciprocal,
+                               reduce, top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
+                               population_count_p, reduce_p, top_k_p, unstack_p)
+from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
+from edujax.lax.more import (AccuracyMode, DotDimensionNumbers, PrecisionLike, RandomAlgorithm,
+                             approx_max_k, approx_min_k, broadcast_like,
+                             conv_general_dilated_local, conv_general_dilated_patches, dtype,
+                             platform_dependent, ragged_dot, approx_top_k_p)
+from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
+                                ScatterDimensionNumbers, gather, scatter, scatter_add,
+                                scatter_apply, scatter_max, scatter_min, scatter_mul,
+                                scatter_sub, gather_p, scatter_p, scatter_add_p, scatter_max_p,
+                                scatter_min_p, scatter_mul_p, scatter_sub_p)
+from edujax.lax.control_flow.conditionals import cond_p
+from edujax.lax.control_flow.loops import while_p
+from edujax.lax.control_flow.scan import scan_p
+from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p

@@ -12,7 +12,8 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import transpose
+from edujax.lax.base import convert_element_type, transpose
+from edujax.lax.precision import canonicalize_precision
 from edujax.lax.registry import standard_weak_type_rule
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
@@ -139,8 +140,12 @@ def _dot_transpose_lhs(ct, x, y, *, dimension_numbers, precision, preferred_elem
     dims = ((list(ans_y), list(y_kept)), (list(ans_batch), list(y_batch)))
     x_contract_sorted_by_y = [x_contract[i] for i in np.argsort(y_contract)]
     out_axes = np.argsort(list(x_batch) + x_kept + x_contract_sorted_by_y)
-    x_bar = transpose(dot_general(ct, y, dims, precision, x.aval.dtype),
-                          tuple(int(i) for i in out_axes))
+    # NB: as in JAX, the product keeps the primal's preferred_element_type (None prints
+    # nothing in the jaxpr) and is converted to x's dtype afterwards if it differs.
+    x_bar = transpose(dot_general(ct, y, dims, precision, preferred_element_type),
+                      tuple(int(i) for i in out_axes))
+    if x_bar.dtype != x.aval.dtype:
+        x_bar = convert_element_type(x_bar, x.aval.dtype)
     return x_bar
 
 
@@ -194,7 +199,8 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
             (tuple(builtins.map(int, lb)), tuple(builtins.map(int, rb))))
     if preferred_element_type is not None:
         preferred_element_type = dtypes.canonicalize_dtype(preferred_element_type)
-    return dot_general_p.bind(lhs, rhs, dimension_numbers=dims, precision=precision,
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dims,
+                              precision=canonicalize_precision(precision),
                               preferred_element_type=preferred_element_type,
                               out_sharding=out_sharding)
 

@@ -1,67 +1,101 @@
-"""``reduce_precision``: round a float to fewer exponent and mantissa bits, keeping its dtype.
+"""How precise a matrix product (or convolution) should be: ``Precision`` and friends.
 
-``lax.reduce_precision(x, exponent_bits=5, mantissa_bits=10)`` gives the float32 value that
-float16 would hold (rounded to nearest even, overflowing to infinity, underflowing to zero).
-With the dtype's own bit counts it changes nothing, and JAX uses exactly that as a marker:
-``jax.checkpoint`` puts one on each saved residual so that XLA cannot merge the forward
-computation with its recomputation (see ad_checkpoint.py).
-
-The reference rule works on the bits, as XLA does: add half a unit in the last kept place
-(ties to even), clear the bits below it, then clamp the exponent.
+On a CPU these change nothing (XLA computes float32 products in float32 either way);
+on GPUs and TPUs they choose between fast low-precision passes and slower exact ones.
+edujax keeps them because programs pass them, and jaxprs print them: like JAX, every
+spelling (``'highest'``, ``Precision.HIGHEST``, a pair) is turned into one canonical
+form, a pair ``(lhs precision, rhs precision)``, before it becomes a parameter.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from edujax import core
-from edujax.core import Primitive, ShapedArray
-from edujax.interpreters import ad, batching
-from edujax.lax.registry import FLOATING, check_dtype_families, accepted
-
-_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+import enum
+from typing import Any, NamedTuple
 
 
-def _reduce_precision_impl(x: np.ndarray, *, exponent_bits: int, mantissa_bits: int):
-    finfo = np.finfo(x.dtype)
-    nmant, nexp, width = finfo.nmant, finfo.nexp, x.dtype.itemsize * 8
-    uint = _UINT[x.dtype.itemsize]
-    bits = np.asarray(x).view(uint).copy()
-    one = uint(1)
-    if mantissa_bits < nmant:
-        last_kept = one << uint(nmant - mantissa_bits)           # the last mantissa bit kept
-        kept_bit = (bits & last_kept) >> uint(nmant - mantissa_bits)
-        bias = (last_kept >> one) - one + kept_bit               # half an ulp, ties to even
-        bits = (bits + bias) & ~(last_kept - one)
-    if exponent_bits < nexp:
-        sign = one << uint(width - 1)
-        exp_mask = ((one << uint(nexp)) - one) << uint(nmant)
-        full_bias = (1 << (nexp - 1)) - 1
-        small_bias = (1 << (exponent_bits - 1)) - 1
-        exponent = bits & exp_mask
-        overflow = exponent > uint((full_bias + small_bias) << nmant)
-        underflow = exponent <= uint((full_bias - small_bias) << nmant)
-        bits = np.where(overflow, (bits & sign) | exp_mask,
-                        np.where(underflow, bits & sign, bits)).astype(uint)
-    out = bits.view(x.dtype)
-    return np.where(np.isnan(x), x, out) if mantissa_bits > 0 else out
+class Precision(enum.Enum):
+    """DEFAULT (fastest), HIGH, HIGHEST (most exact); also spelled as strings."""
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+    @classmethod
+    def _missing_(cls, value: object) -> Precision | None:
+        return _PRECISION_STRINGS.get(value)  # Precision('highest') is Precision.HIGHEST
+
+    def __repr__(self) -> str:
+        return f"Precision.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
 
 
-def _reduce_precision_abstract_eval(x: ShapedArray, *, exponent_bits: int,
-                                    mantissa_bits: int) -> ShapedArray:
-    check_dtype_families("reduce_precision", accepted(FLOATING), x)
-    return x
+_PRECISION_STRINGS: dict[Any, Precision] = {
+    "highest": Precision.HIGHEST, "float32": Precision.HIGHEST,
+    "high": Precision.HIGH, "bfloat16_3x": Precision.HIGH, "tensorfloat32": Precision.HIGH,
+    "default": Precision.DEFAULT, "bfloat16": Precision.DEFAULT, "fastest": Precision.DEFAULT,
+    None: Precision.DEFAULT,
+}
 
 
-reduce_precision_p = Primitive("reduce_precision")
-core.abstract_eval_rules[reduce_precision_p] = _reduce_precision_abstract_eval
-core.impl_rules[reduce_precision_p] = _reduce_precision_impl
-# Rounding is treated as the identity by autodiff, so tangents and cotangents are rounded
-# the same way (JAX's rule): the transpose is reduce_precision again.
-ad.deflinear(reduce_precision_p, lambda ct, x, **params: [reduce_precision_p.bind(ct, **params)])
-batching.defvectorized(reduce_precision_p)
+class DotAlgorithmPreset(enum.Enum):
+    """Named accumulation algorithms for dot products (accelerator hints)."""
+    DEFAULT = enum.auto()
+    ANY_F8_ANY_F8_F32 = enum.auto()
+    ANY_F8_ANY_F8_F32_FAST_ACCUM = enum.auto()
+    ANY_F8_ANY_F8_ANY = enum.auto()
+    ANY_F8_ANY_F8_ANY_FAST_ACCUM = enum.auto()
+    F16_F16_F16 = enum.auto()
+    F16_F16_F32 = enum.auto()
+    BF16_BF16_BF16 = enum.auto()
+    BF16_BF16_F32 = enum.auto()
+    BF16_BF16_F32_X3 = enum.auto()
+    BF16_BF16_F32_X6 = enum.auto()
+    BF16_BF16_F32_X9 = enum.auto()
+    TF32_TF32_F32 = enum.auto()
+    TF32_TF32_F32_X3 = enum.auto()
+    F32_F32_F32 = enum.auto()
+    F64_F64_F64 = enum.auto()
+
+    def __repr__(self) -> str:
+        return f"DotAlgorithmPreset.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
 
 
-def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
-    """``operand`` rounded to a float format with these many exponent and mantissa bits."""
-    return reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits),
-                                   mantissa_bits=int(mantissa_bits))
+class DotAlgorithm(NamedTuple):
+    """A precise description of how a dot product accumulates (accelerator hint)."""
+    lhs_precision_type: Any
+    rhs_precision_type: Any
+    accumulation_type: Any
+    lhs_component_count: int = 1
+    rhs_component_count: int = 1
+    num_primitive_operations: int = 1
+    allow_imprecise_accumulation: bool = False
+
+
+def canonicalize_precision(precision: Any):
+    """None stays None; one value becomes a pair; strings become Precision values."""
+    if precision is None:
+        return None
+    if isinstance(precision, str):
+        if precision in _PRECISION_STRINGS:
+            return Precision(precision), Precision(precision)
+        if precision in DotAlgorithmPreset.__members__:
+            return DotAlgorithmPreset[precision]
+    elif isinstance(precision, Precision):
+        return precision, precision
+    elif isinstance(precision, (DotAlgorithm, DotAlgorithmPreset)):
+        return precision
+    elif isinstance(precision, (list, tuple)) and len(precision) == 2:
+        if all(isinstance(p, Precision) for p in precision):
+            return tuple(precision)
+        if all(isinstance(p, str) for p in precision):
+            return (canonicalize_precision(precision[0])[0],
+                    canonicalize_precision(precision[1])[0])
+    raise ValueError(
+        "Precision argument must be one of:\n- None,\n"
+        f"- a string in {list(_PRECISION_STRINGS)},\n- a lax.Precision value,\n"
+        "- a tuple of two lax.Precision values or strings,\n"
+        "- a lax.DotAlgorithmPreset or the name of one of these presets, or\n"
+        f"- a lax.DotAlgorithm value;\nbut got {precision}.")

@@ -55,6 +55,5 @@ OMISSIONS: dict[str, dict[str, str]] = {
         "after_all": _TOKENS, "after_all_p": _TOKENS,
         "create_token": _TOKENS, "create_token_p": _TOKENS,
         "composite": _XLA,
-        "DotAlgorithm": _XLA, "DotAlgorithmPreset": _XLA,
     },
 }
