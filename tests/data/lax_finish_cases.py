@@ -3,7 +3,7 @@
 Issue 17's last lax names: axis_size, psum_scatter, all_to_all, pswapaxes, pshuffle (under
 vmap with axis_name, and pmap over the one CPU device the recording had), the rng primitives
 (shapes and dtypes only: edujax's bits differ from XLA's), Tolerance, RaggedDotDimensionNumbers
-and ragged_dot_general.
+ragged_dot_general and scaled_dot (with float32 output: edujax has no bfloat16).
 """
 HELPER = ("def r(x):\n"
           "    x = jnp.asarray(x)\n"
@@ -18,6 +18,7 @@ RAG = ("L = jnp.arange(12.).reshape(4, 3)\nR = jnp.arange(12.).reshape(2, 3, 2)\
        "gs = jnp.array([1, 3], jnp.int32)\n")
 RAGC = ("L = jnp.arange(12.).reshape(3, 4)\nR = jnp.arange(8.).reshape(4, 2)\n"
         "gs = jnp.array([1, 3], jnp.int32)\n")
+SD = "a = jnp.arange(8.).reshape(2, 4)\nb = jnp.arange(12.).reshape(4, 3) - 5\n"
 DN0 = "lax.RaggedDotDimensionNumbers((([1], [1]), ([], [])), [0], [0])"
 DNC = "lax.RaggedDotDimensionNumbers((([1], [0]), ([], [])), [1], [])"
 
@@ -98,6 +99,16 @@ _CASES = {
     "ragged_dot_general_matches_ragged_dot": RAG + f"out = bool((lax.ragged_dot_general(L, R, gs, {DN0}) "
     "== lax.ragged_dot(L, R, gs)).all())",
     "ragged_dot_general_contracting": RAGC + f"out = r(lax.ragged_dot_general(L, R, gs, {DNC}))",
+    # ------------------------------------------------------------ scaled_dot (float32 out)
+    "scaled_dot_blocks": SD + "out = r(lax.scaled_dot(a, b, lhs_scale=jnp.array([[1., 2.], "
+    "[3., .5]]), rhs_scale=jnp.array([[1., 2., 4.], [0.5, 1., 2.]]), "
+    "preferred_element_type=jnp.float32))",
+    "scaled_dot_no_scales": SD + "out = r(lax.scaled_dot(a, b, preferred_element_type=jnp.float32))",
+    "scaled_dot_batched_jit": SD + "out = r(jax.jit(lambda a, b: lax.scaled_dot(a[None], b[None], "
+    "preferred_element_type=jnp.float32))(a, b))",
+    "scaled_dot_dimension_numbers": SD + "out = r(lax.scaled_dot(a.T, b, dimension_numbers="
+    "(((0,), (0,)), ((), ())), preferred_element_type=jnp.float32))",
+    "scaled_dot_rank1": "out = lax.scaled_dot(jnp.ones(3), jnp.ones(3))",
 }
 
 CASES = {name: (HELPER + code if "r(" in code else code) for name, code in _CASES.items()}
