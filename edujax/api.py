@@ -5,6 +5,7 @@ and ``block_until_ready``. jit, grad and vmap arrive with their own issues.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import weakref
@@ -95,6 +96,20 @@ def _leaf_names(fun: Callable, dynamic: tuple, kwargs: dict, static_argnums: Seq
     return tuple(names)
 
 
+@contextlib.contextmanager
+def _named_axes(axis_env: Sequence[tuple[Any, int]]):
+    """``make_jaxpr(f, axis_env=[('i', 4)])``: trace as if inside a pmap over axis 'i' of
+    size 4, so collectives and axis_size find their axis (nothing is exchanged)."""
+    from edujax.lax.parallel import Communicator, axis_env as frames
+    saved = dict(frames.frames)
+    for name, size in axis_env:
+        frames.frames[name] = (0, Communicator(size))
+    try:
+        yield
+    finally:
+        frames.frames = saved
+
+
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
                return_shape: bool = False, **unused: Any) -> Callable:
     """Return a function that traces ``fun`` and returns its ClosedJaxpr.
@@ -118,15 +133,18 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
             flat_out, out_tree = tree_flatten(out)
             return flat_out, out_tree
 
+        axis_env = unused.get("axis_env")
         key = _trace_key(args, static_argnums, in_tree, in_avals)
-        cached = _cached_trace(fun, key)
+        cached = None if axis_env else _cached_trace(fun, key)
         if cached is not None:
             closed, out_tree = cached
         else:
             arg_names = _leaf_names(fun, dynamic, kwargs, static_argnums, len(args))
             info = DebugInfo("jit", func_name(fun), func_source(fun), arg_names)
-            closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=info)
-            _remember_trace(fun, key, closed, out_tree)
+            with _named_axes(axis_env or ()):
+                closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, debug_info=info)
+            if not axis_env:
+                _remember_trace(fun, key, closed, out_tree)
         if return_shape:
             shapes = [ShapeDtypeStruct(a.shape, a.dtype, a.weak_type) for a in closed.out_avals]
             return closed, tree_unflatten(out_tree, shapes)

@@ -47,7 +47,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
             flat_out, out_tree = tree_flatten(out)
             store.append(out_tree)
             return flat_out, None
-        with _bound_axis(axis_name):
+        with _bound_axis(axis_name, size):
             closed, _ = trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in shards[0]])
         outs = _run_on_devices(closed, shards, axis_name)
         stacked = [np.stack([o[k] for o in outs]) for k in range(len(closed.out_avals))]
@@ -82,15 +82,16 @@ def _shard(x: Any, axis: int | None, i: int) -> Any:
 
 
 class _bound_axis:
-    """While tracing, collectives over ``axis_name`` must find the axis: bind a dummy."""
+    """While tracing, collectives over ``axis_name`` must find the axis (and its size, for
+    the shapes of all_gather, all_to_all, axis_size...): bind a communicator nobody uses."""
 
-    def __init__(self, name: Any):
-        self.name = name
+    def __init__(self, name: Any, size: int = 1):
+        self.name, self.size = name, size
 
     def __enter__(self):
         self.saved = dict(axis_env.frames)
         if self.name is not None:
-            axis_env.frames[self.name] = (0, Communicator(1))
+            axis_env.frames[self.name] = (0, Communicator(self.size))
 
     def __exit__(self, *exc):
         axis_env.frames = self.saved

@@ -11,6 +11,7 @@ small helpers (platform_dependent, dtype, broadcast_like) and enums.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from typing import Any, Callable, Sequence, Union
@@ -38,6 +39,9 @@ class RandomAlgorithm(enum.IntEnum):
     RNG_DEFAULT = 0
     RNG_THREE_FRY = 1
     RNG_PHILOX = 2
+
+    def __str__(self) -> str:  # as JAX: jaxprs print algorithm=RNG_DEFAULT
+        return self.name
 
 
 class AccuracyMode(enum.Enum):
@@ -253,3 +257,67 @@ def ragged_dot(lhs, rhs, group_sizes, precision=None, preferred_element_type=Non
     mine = broadcast_in_dim(mine, products.shape, (0, 1))
     kept = ew.select(mine, products, full_like(products, 0))
     return reduce_sum(kept, (1,))
+
+
+class Tolerance:
+    """The accuracy asked of a unary function (``lax.exp(x, accuracy=...)``): at most two of
+    atol, rtol, ulps. An accelerator hint; edujax computes the same values either way."""
+
+    def __init__(self, atol: float = 0.0, rtol: float = 0.0, ulps: int = 0):
+        if atol < 0.0 or rtol < 0.0 or ulps < 0.0:
+            raise ValueError('Tolerances must be non-negative.')
+        if atol == 0.0 and rtol == 0.0 and ulps == 0:
+            raise ValueError('At least one of atol, rtol, or ulps must be set.')
+        self.atol, self.rtol, self.ulps = atol, rtol, ulps
+
+
+@dataclasses.dataclass(frozen=True, init=False)
+class RaggedDotDimensionNumbers:
+    """Which dimensions of a ``ragged_dot_general`` are contracted/batched
+    (``dot_dimension_numbers``), which lhs dimension is cut into groups
+    (``lhs_ragged_dimensions``) and which rhs dimension indexes the groups
+    (``rhs_group_dimensions``)."""
+    dot_dimension_numbers: Any
+    lhs_ragged_dimensions: Sequence[int]
+    rhs_group_dimensions: Sequence[int]
+
+    def __init__(self, dot_dimension_numbers, lhs_ragged_dimensions, rhs_group_dimensions):
+        object.__setattr__(self, 'dot_dimension_numbers',
+                           tuple(tuple(map(tuple, t)) for t in dot_dimension_numbers))
+        object.__setattr__(self, 'lhs_ragged_dimensions', tuple(lhs_ragged_dimensions))
+        object.__setattr__(self, 'rhs_group_dimensions', tuple(rhs_group_dimensions))
+
+
+_BASIC_RAGGED = RaggedDotDimensionNumbers((([1], [1]), ([], [])), [0], [0])
+_CONTRACTING_RAGGED = RaggedDotDimensionNumbers((([1], [0]), ([], [])), [1], [])
+
+
+def ragged_dot_general(lhs, rhs, group_sizes, ragged_dot_dimension_numbers, precision=None,
+                       preferred_element_type=None, group_offset=None, out_sharding=None):
+    """``ragged_dot`` with its dimensions named. edujax knows JAX's two 2-D modes:
+
+    * ragged non-contracting (``ragged_dot``'s): lhs (m, k), rhs (g, k, n) -> (m, n);
+    * ragged contracting: lhs (m, k), rhs (k, n), the k rows in groups -> (g, m, n),
+      group g's product uses only its own slice of k.
+
+    NB: other dimension numbers (batch dimensions, other positions) raise
+    NotImplementedError here; JAX handles them."""
+    dn = ragged_dot_dimension_numbers
+    if dn == _BASIC_RAGGED:
+        return ragged_dot(lhs, rhs, group_sizes, precision, preferred_element_type,
+                          group_offset)
+    if dn != _CONTRACTING_RAGGED or group_offset is not None:
+        raise NotImplementedError(f"ragged_dot_general: edujax only knows {_BASIC_RAGGED} and "
+                                  f"{_CONTRACTING_RAGGED} (without group_offset)")
+    lhs, rhs, group_sizes = asarray(lhs), asarray(rhs), asarray(group_sizes)
+    (m, k), g = lhs.shape, group_sizes.shape[0]
+    ends = cumsum(convert_element_type(group_sizes, np.int32))
+    starts = ew.sub(ends, convert_element_type(group_sizes, np.int32))
+    col = broadcasted_iota(np.int32, (g, k), 1)
+    mine = ew.bitwise_and(ew.ge(col, broadcast_in_dim(starts, (g, k), (0,))),
+                          ew.lt(col, broadcast_in_dim(ends, (g, k), (0,))))
+    stacked = broadcast_in_dim(lhs, (g, m, k), (1, 2))  # one copy of lhs per group
+    masked = ew.select(broadcast_in_dim(mine, (g, m, k), (0, 2)), stacked,
+                       full_like(stacked, 0))
+    return dot_general(masked, rhs, (([2], [0]), ([], [])), precision=precision,
+                       preferred_element_type=preferred_element_type)
