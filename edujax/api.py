@@ -96,18 +96,16 @@ def _leaf_names(fun: Callable, dynamic: tuple, kwargs: dict, static_argnums: Seq
     return tuple(names)
 
 
-@contextlib.contextmanager
-def _named_axes(axis_env: Sequence[tuple[Any, int]]):
-    """``make_jaxpr(f, axis_env=[('i', 4)])``: trace as if inside a pmap over axis 'i' of
-    size 4, so collectives and axis_size find their axis (nothing is exchanged)."""
-    from edujax.lax.parallel import Communicator, axis_env as frames
-    saved = dict(frames.frames)
-    for name, size in axis_env:
-        frames.frames[name] = (0, Communicator(size))
-    try:
-        yield
-    finally:
-        frames.frames = saved
+# ``make_jaxpr(f, axis_env=[('i', 4)])`` traces as if inside a pmap over axis 'i' of size 4.
+# The named axes live with the collectives in lax/parallel.py, a layer above this one, which
+# fills this slot when it is imported: a context manager binding ``axis_env`` while tracing.
+bind_named_axes: Callable[[Sequence[tuple[Any, int]]], Any] | None = None
+
+
+def _named_axes(axis_env: Sequence[tuple[Any, int]]) -> Any:
+    if not axis_env or bind_named_axes is None:
+        return contextlib.nullcontext()
+    return bind_named_axes(axis_env)
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),

@@ -20,6 +20,7 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.api import shaped_abstractify
+from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
@@ -98,7 +99,6 @@ def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJax
 def _typed_scalar(x: Any) -> Any:
     """A Python int, float or complex as a weakly typed edujax Array; anything else as is."""
     if type(x) in (int, float, complex):
-        from edujax.array import ArrayImpl
         dtype = dtypes.default_dtype(type(x))
         return ArrayImpl(np.asarray(x, dtype), weak_type=True)
     return x

@@ -12,12 +12,13 @@ A collective talks across the examples of a *named* mapped axis: the axis that a
 """
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from edujax import core
+from edujax import api, core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import convert_element_type, expand_dims, full, reshape
@@ -49,6 +50,22 @@ class _AxisEnv(threading.local):
 
 
 axis_env = _AxisEnv()
+
+
+@contextlib.contextmanager
+def named_axes(names_and_sizes: Sequence[tuple[Any, int]]) -> Iterator[None]:
+    """Bind each named axis while tracing (``make_jaxpr(..., axis_env=...)``), as if inside a
+    pmap over it: collectives and ``axis_size`` find their axis; nothing is exchanged."""
+    saved = dict(axis_env.frames)
+    for name, size in names_and_sizes:
+        axis_env.frames[name] = (0, Communicator(size))
+    try:
+        yield
+    finally:
+        axis_env.frames = saved
+
+
+api.bind_named_axes = named_axes  # (api.py is below lax: it cannot import this itself)
 
 
 def current_axis(name: Any) -> tuple[int, Communicator]:
