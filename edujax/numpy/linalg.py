@@ -40,6 +40,11 @@ from edujax.numpy.ufuncs import abs, isnan, log, sign, sqrt
 from edujax.numpy.util import broadcast_to, ensure_arraylike, promote_dtypes_inexact
 
 
+class EigResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
 class EighResult(NamedTuple):
     eigenvalues: Any
     eigenvectors: Any
@@ -113,6 +118,22 @@ def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> Eigh
         raise ValueError(f"UPLO must be one of None, 'L', or 'U', got {UPLO}")
     v, w = lax_linalg.eigh(a, lower=UPLO != "U", symmetrize_input=symmetrize_input)
     return EighResult(w, v)
+
+
+def eig(a: Any) -> EigResult:
+    """Eigenvalues and right eigenvectors (columns) of a general square ``a``, complex
+    (complex64 for 32-bit input, complex128 for 64-bit). Not differentiable in edujax."""
+    a, = _inexact("jnp.linalg.eig", a)
+    w, v = lax_linalg.eig(a, compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+@inner_jit
+def eigvals(a: Any) -> Any:
+    """The eigenvalues of a general square ``a``, complex (see ``eig``)."""
+    a, = _inexact("jnp.linalg.eigvals", a)
+    return lax_linalg.eig(a, compute_left_eigenvectors=False,
+                          compute_right_eigenvectors=False)[0]
 
 
 @inner_jit(static_argnames=("UPLO", "symmetrize_input"))
@@ -477,10 +498,10 @@ def tensorinv(a: Any, ind: int = 2) -> Any:
     return inv(a.reshape(rows, cols)).reshape(*batch, *contracting)
 
 
-# NB: ``eig``/``eigvals`` (non-symmetric matrices, complex results) and ``cross`` are not
-# here yet: edujax's complex support is too thin for eig's results.
-__all__ = ["cholesky", "cond", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+# NB: ``cross`` is not here yet.
+__all__ = ["cholesky", "cond", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+           "lstsq", "matmul",
            "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
-           "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EighResult",
+           "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EigResult", "EighResult",
            "QRResult", "SlogdetResult", "SVDResult"]

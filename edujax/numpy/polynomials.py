@@ -18,10 +18,12 @@ from edujax import core, lax
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy import linalg, reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros
+from edujax.numpy.diagonals import diag
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.products import dot, outer
 from edujax.numpy.shape_ops import atleast_1d, concatenate, expand_dims
 from edujax.numpy.signal import convolve
-from edujax.numpy.ufuncs import maximum, power, sqrt
+from edujax.numpy.ufuncs import _where, maximum, power, sqrt
 from edujax.numpy.util import (broadcast_shapes, canonicalize_axis, ensure_array,
                                ensure_arraylike, promote_dtypes, promote_dtypes_inexact)
 
@@ -123,6 +125,58 @@ def _concrete_int(x: Any, context: str) -> int:
     if isinstance(x, core.Tracer):
         raise ConcretizationTypeError(x, context)
     return operator.index(x)
+
+
+def roots(p: Any, *, strip_zeros: bool = True) -> Any:
+    """The roots of the polynomial with coefficients ``p``: the eigenvalues of its
+    companion matrix, always complex. Leading zeros are stripped (which needs concrete
+    coefficients); with ``strip_zeros=False`` they give NaN roots instead (traceable)."""
+    p, = ensure_arraylike("roots", p)
+    p, = promote_dtypes_inexact(p)
+    p_arr = atleast_1d(p)
+    del p
+    if np.ndim(p_arr) != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if np.size(p_arr) < 2:
+        return array([], dtype=_complex_of(p_arr.dtype))
+    num_leading_zeros = _where(reductions.all(p_arr == 0), len(p_arr),
+                               reductions.argmin(p_arr == 0))
+    if strip_zeros:
+        if isinstance(num_leading_zeros, core.Tracer):
+            raise ConcretizationTypeError(
+                num_leading_zeros,
+                "The error occurred in the jnp.roots() function. To use this within a "
+                "JIT-compiled context, pass strip_zeros=False, but be aware that leading "
+                "zeros will result in some returned roots being set to NaN.")
+        return _roots_no_zeros(p_arr[int(num_leading_zeros):])
+    return _roots_with_zeros(p_arr, num_leading_zeros)
+
+
+def _complex_of(dtype: Any) -> Any:
+    wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
+    return np.complex128 if wide else np.complex64
+
+
+@inner_jit
+def _roots_no_zeros(p: Any) -> Any:
+    """The eigenvalues of the companion matrix (ones below the diagonal, -p[1:]/p[0] on top)."""
+    if np.size(p) < 2:
+        return array([], dtype=_complex_of(p.dtype))
+    A = diag(ones((np.size(p) - 2,), p.dtype), -1)
+    A = A.at[0, :].set(-p[1:] / p[0])
+    return linalg.eigvals(A)
+
+
+@inner_jit
+def _roots_with_zeros(p: Any, num_leading_zeros: Any) -> Any:
+    p = _where(len(p) == num_leading_zeros, 1.0, p)    # all zeros: avoid LAPACK errors
+    # roll the leading zeros to the end: a dynamic roll, p[k:] then p[:k], read out of [p, p]
+    # (JAX's _roll_dynamic; edujax's roll takes static shifts only)
+    n = np.size(p)
+    r = _roots_no_zeros(lax.dynamic_slice(concatenate([p, p]), (num_leading_zeros,), (n,)))
+    r = lax.sort_key_val(r == 0, r)[1]                 # zero roots sorted to the end
+    return _where(arange(np.size(r)) < np.size(r) - num_leading_zeros, r,
+                  complex(np.nan, np.nan))
 
 
 def poly(seq_of_zeros: Any) -> Any:
