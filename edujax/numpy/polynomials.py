@@ -28,6 +28,7 @@ from edujax.numpy.util import (broadcast_shapes, canonicalize_axis, ensure_array
                                ensure_arraylike, promote_dtypes, promote_dtypes_inexact)
 
 
+@inner_jit(static_argnames=("unroll",))
 def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     """The polynomial with coefficients ``p`` evaluated at ``x`` (Horner's rule)."""
     p, x = ensure_arraylike("polyval", p, x)
@@ -43,6 +44,7 @@ def lax_dtype(x: Any) -> Any:
     return core.get_aval(x).dtype
 
 
+@inner_jit
 def polyadd(a1: Any, a2: Any) -> Any:
     """The sum of two polynomials (the shorter one is aligned to the end)."""
     a1, a2 = (ensure_array("polyadd", a) for a in promote_dtypes(
@@ -52,6 +54,7 @@ def polyadd(a1: Any, a2: Any) -> Any:
     return a2.at[-a1.shape[0]:].add(a1)
 
 
+@inner_jit
 def polysub(a1: Any, a2: Any) -> Any:
     """The difference of two polynomials."""
     a1, a2 = promote_dtypes(*ensure_arraylike("polysub", a1, a2))
@@ -86,6 +89,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, A
     return q, u
 
 
+@inner_jit(static_argnames=("m",))
 def polyder(p: Any, m: int = 1) -> Any:
     """The ``m``-th derivative: each coefficient times its falling power."""
     p, = ensure_arraylike("polyder", p)
@@ -100,6 +104,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     return p_arr[:-m] * coeff[::-1]
 
 
+@inner_jit(static_argnames=("m",))
 def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     """The ``m``-th antiderivative, with integration constants ``k``."""
     m = _concrete_int(m, "'m' argument of jnp.polyint")
@@ -199,6 +204,7 @@ def poly(seq_of_zeros: Any) -> Any:
     return a
 
 
+@inner_jit(static_argnames=("N", "increasing"))
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     """The Vandermonde matrix: column j holds ``x ** (N - 1 - j)`` (or ``x ** j`` if
     ``increasing``)."""
