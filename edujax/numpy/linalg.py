@@ -27,6 +27,7 @@ from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.creation import eye
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
+from edujax.numpy.misc import cross as _cross
 from edujax.numpy.products import matmul, vecdot
 from edujax.numpy.products import outer as _outer
 from edujax.numpy.products import tensordot as _tensordot
@@ -433,6 +434,18 @@ def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
     return out
 
 
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """The cross product of (stacks of) 3-vectors along ``axis`` (the array API's
+    version of ``jnp.cross``: 3-vectors only)."""
+    x1, x2 = ensure_arraylike("jnp.linalg.outer", x1, x2)   # (sic: JAX's message)
+    if np.shape(x1)[axis] != 3 or np.shape(x2)[axis] != 3:
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they have x1.shape[axis]={np.shape(x1)[axis]} and "
+            f"x2.shape[axis]={np.shape(x2)[axis]}")
+    return _cross(x1, x2, axis=axis)
+
+
 def matrix_transpose(x: Any, /) -> Any:
     """Swap the last two axes."""
     x, = ensure_arraylike("jnp.linalg.matrix_transpose", x)
@@ -498,9 +511,8 @@ def tensorinv(a: Any, ind: int = 2) -> Any:
     return inv(a.reshape(rows, cols)).reshape(*batch, *contracting)
 
 
-# NB: ``cross`` is not here yet.
-__all__ = ["cholesky", "cond", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
-           "lstsq", "matmul",
+__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
+           "inv", "lstsq", "matmul",
            "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
            "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EigResult", "EighResult",

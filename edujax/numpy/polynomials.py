@@ -191,8 +191,7 @@ def poly(seq_of_zeros: Any) -> Any:
     zeros_arr = atleast_1d(seq_of_zeros)
     sh = zeros_arr.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        raise NotImplementedError("jnp.poly of a square matrix needs its eigenvalues "
-                                  "(linalg.eigvals), which edujax does not have yet")
+        zeros_arr = linalg.eigvals(zeros_arr)     # the characteristic polynomial
     if zeros_arr.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = zeros_arr.dtype

@@ -762,6 +762,10 @@ LAST_NAMES = {
             "out = (type(jnp.linalg.eig(jnp.eye(2))).__name__, str(w.dtype), str(v.dtype), "
             "r(w.real), r(w.imag), r(jnp.abs(v)))"),
     "eigvals_vmap": "out = jax.vmap(jnp.linalg.eigvals)(jnp.ones((3, 2, 2)))",
+    "poly_matrix": "p = jnp.poly(jnp.array([[1., 2.], [3., 4.]]))\nout = (str(p.dtype), r(p.real), r(p.imag))",
+    "linalg_cross": "out = jnp.linalg.cross(jnp.eye(3), jnp.ones(3))",
+    "linalg_cross_axis": "out = jnp.linalg.cross(jnp.eye(3), jnp.arange(3.)[:, None], axis=0)",
+    "linalg_cross_2d_error": "out = jnp.linalg.cross(jnp.ones(2), jnp.ones(2))",
 }
 
 _ALL = [LAST_NAMES, EDGES, BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
