@@ -13,7 +13,7 @@ each rule below differentiates the defining identity (``A = L Lᵀ``, ``A V = V 
 written with lax operations (and with ``triangular_solve``), so they are
 themselves traceable, differentiable again, and transposable for reverse mode.
 
-Primitives: ``cholesky``, ``lu``, ``triangular_solve``, ``qr``, ``eigh``, ``svd``.
+Primitives: ``cholesky``, ``lu``, ``triangular_solve``, ``qr``, ``eigh``, ``eig``, ``svd``.
 """
 from __future__ import annotations
 
@@ -454,6 +454,53 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
     v, w = eigh_p.bind(x, lower=lower, sort_eigenvalues=sort_eigenvalues,
                        subset_by_index=None, algorithm=None)
     return v, w
+
+
+# ================================================================ eig
+# The eigendecomposition of a general square matrix: A V = V diag(w), complex results
+# (a real matrix can have complex eigenvalues). Computed by NumPy's ``np.linalg.eig``
+# (LAPACK's geev, as JAX on the CPU, so the eigenvalues come in the same order).
+# NB: edujax gives this primitive no derivative rules (JAX differentiates the
+# eigenvalues); left eigenvectors are not supported.
+def _complex_dtype(dtype: np.dtype) -> np.dtype:
+    wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
+    return np.dtype(np.complex128 if wide else np.complex64)
+
+
+def _eig_abstract_eval(x: ShapedArray, *, compute_left_eigenvectors,
+                       compute_right_eigenvectors, enable_eigvec_derivs, implementation):
+    _check_matrix("eig", x, square=True)
+    if compute_left_eigenvectors:
+        raise NotImplementedError("edujax's eig does not compute left eigenvectors")
+    dtype = _complex_dtype(x.dtype)
+    out = [ShapedArray(x.shape[:-1], dtype)]
+    if compute_right_eigenvectors:
+        out.append(ShapedArray(x.shape, dtype))
+    return out
+
+
+def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors,
+              enable_eigvec_derivs, implementation):
+    dtype = _complex_dtype(x.dtype)
+    if not compute_right_eigenvectors:
+        return [np.asarray(np.linalg.eigvals(x)).astype(dtype)]
+    w, v = np.linalg.eig(x)
+    return [np.asarray(w).astype(dtype), np.asarray(v).astype(dtype)]
+
+
+eig_p = Primitive("eig")
+eig_p.multiple_results = True
+core.abstract_eval_rules[eig_p] = _eig_abstract_eval
+core.impl_rules[eig_p] = _eig_impl
+_batch_at_front(eig_p)
+
+
+def eig(x: Any, *, compute_left_eigenvectors: bool = True,
+        compute_right_eigenvectors: bool = True) -> list:
+    """[w, (vl,) (vr,)]: the eigenvalues of a general square x, and the eigenvectors asked for."""
+    return eig_p.bind(x, compute_left_eigenvectors=compute_left_eigenvectors,
+                      compute_right_eigenvectors=compute_right_eigenvectors,
+                      enable_eigvec_derivs=False, implementation=None)
 
 
 # ================================================================ svd

@@ -31,7 +31,7 @@ from edujax.numpy.shape_ops import (array_split, atleast_1d, atleast_2d, atleast
                                     size, split, squeeze, stack, swapaxes, tile, transpose, vsplit,
                                     vstack)
 from edujax.numpy.sorting import (argsort, argwhere, flatnonzero, nonzero, searchsorted, sort,
-                                  unique, where)
+                                  sort_complex, unique, where)
 from edujax.numpy.diagonals import diag, diagonal, trace, tril, triu
 from edujax.numpy.einsum import einsum
 from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan,
@@ -65,6 +65,7 @@ from edujax.numpy.nan_reductions import (nanargmax, nanargmin, nancumprod, nancu
                                          nanmean, nanmin, nanprod, nanstd, nansum, nanvar)
 from edujax.numpy.scalar_types import bool_ as bool, float32 as single, float64 as double
 from edujax.numpy.scalar_types import uint64 as uint
+from edujax.numpy.scalar_types import complex64 as csingle, complex128 as cdouble
 from edujax.numpy.differences import diff, ediff1d, gradient, trapezoid
 from edujax.numpy.statistics import (corrcoef, cov, median, nanmedian, nanpercentile,
                                      nanquantile, percentile, quantile)
@@ -84,7 +85,7 @@ from edujax.numpy.histograms import (bincount, digitize, histogram, histogram2d,
 from edujax.numpy.signal import (bartlett, blackman, convolve, correlate, hamming, hanning, interp,
                                  unwrap)
 from edujax.numpy.polynomials import (poly, polyadd, polyder, polydiv, polyfit, polyint, polymul,
-                                      polysub, polyval, trim_zeros, vander)
+                                      polysub, polyval, roots, trim_zeros, vander)
 from edujax.numpy.misc import (argpartition, array_equiv, array_repr, array_str, block, copy,
                                cross, diagflat, dsplit, fill_diagonal, frombuffer, fromfile,
                                fromiter, fromstring, geomspace, lexsort, load, logspace, matvec,

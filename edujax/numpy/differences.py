@@ -16,6 +16,7 @@ from edujax.numpy.reductions import sum as _sum
 from edujax.numpy.shape_ops import concatenate, moveaxis, ravel
 from edujax.numpy.util import (broadcast_to, canonicalize_axis, check_arraylike, ensure_array,
                                promote_dtypes_inexact)
+from edujax.numpy.inner_jit import inner_jit
 
 
 def _slice_along(a: Any, axis: int, start: int | None, stop: int | None) -> Any:
@@ -33,6 +34,7 @@ def _edge_shaped(value: Any, like: Any, axis: int) -> Any:
     return value
 
 
+@inner_jit(static_argnames=("n", "axis"))
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """The ``n``-th discrete difference along ``axis``: ``a[1:] - a[:-1]``, ``n`` times.
     For booleans the difference is ``!=`` (did the value change?)."""
@@ -53,8 +55,11 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     if len(combined) > 1:
         arr = concatenate(combined, axis)
     op = ufuncs.not_equal if arr.dtype == dtypes.bool_ else ufuncs.subtract
+    # basic indexing (a static ``slice`` without strides in the jaxpr, as in JAX's diff)
+    upper = tuple(slice(1, None) if i == axis else slice(None) for i in range(np.ndim(arr)))
+    lower = tuple(slice(None, -1) if i == axis else slice(None) for i in range(np.ndim(arr)))
     for _ in range(n):
-        arr = op(_slice_along(arr, axis, 1, None), _slice_along(arr, axis, None, -1))
+        arr = op(arr[upper], arr[lower])
     return arr
 
 

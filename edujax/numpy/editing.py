@@ -27,6 +27,7 @@ from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.ufuncs import _where, clip, remainder
 from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
                                check_arraylike, ensure_array, ensure_arraylike, promote_dtypes)
+from edujax.numpy.inner_jit import inner_jit
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -219,6 +220,7 @@ def extract(condition: Any, arr: Any, *, size: int | None = None, fill_value: An
 
 
 # ---------------------------------------------------------------- editing
+@inner_jit(static_argnames=("axis",))
 def append(arr: Any, values: Any, axis: int | None = None) -> Any:
     """``values`` concatenated after ``arr`` (both flattened if ``axis`` is None)."""
     if axis is None:

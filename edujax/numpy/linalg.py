@@ -27,6 +27,7 @@ from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.creation import eye
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
+from edujax.numpy.misc import cross as _cross
 from edujax.numpy.products import matmul, vecdot
 from edujax.numpy.products import outer as _outer
 from edujax.numpy.products import tensordot as _tensordot
@@ -38,6 +39,11 @@ from edujax.numpy.shape_ops import expand_dims, swapaxes
 from edujax.numpy.sorting import where
 from edujax.numpy.ufuncs import abs, isnan, log, sign, sqrt
 from edujax.numpy.util import broadcast_to, ensure_arraylike, promote_dtypes_inexact
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
 
 
 class EighResult(NamedTuple):
@@ -113,6 +119,22 @@ def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> Eigh
         raise ValueError(f"UPLO must be one of None, 'L', or 'U', got {UPLO}")
     v, w = lax_linalg.eigh(a, lower=UPLO != "U", symmetrize_input=symmetrize_input)
     return EighResult(w, v)
+
+
+def eig(a: Any) -> EigResult:
+    """Eigenvalues and right eigenvectors (columns) of a general square ``a``, complex
+    (complex64 for 32-bit input, complex128 for 64-bit). Not differentiable in edujax."""
+    a, = _inexact("jnp.linalg.eig", a)
+    w, v = lax_linalg.eig(a, compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+@inner_jit
+def eigvals(a: Any) -> Any:
+    """The eigenvalues of a general square ``a``, complex (see ``eig``)."""
+    a, = _inexact("jnp.linalg.eigvals", a)
+    return lax_linalg.eig(a, compute_left_eigenvectors=False,
+                          compute_right_eigenvectors=False)[0]
 
 
 @inner_jit(static_argnames=("UPLO", "symmetrize_input"))
@@ -412,6 +434,18 @@ def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
     return out
 
 
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """The cross product of (stacks of) 3-vectors along ``axis`` (the array API's
+    version of ``jnp.cross``: 3-vectors only)."""
+    x1, x2 = ensure_arraylike("jnp.linalg.outer", x1, x2)   # (sic: JAX's message)
+    if np.shape(x1)[axis] != 3 or np.shape(x2)[axis] != 3:
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they have x1.shape[axis]={np.shape(x1)[axis]} and "
+            f"x2.shape[axis]={np.shape(x2)[axis]}")
+    return _cross(x1, x2, axis=axis)
+
+
 def matrix_transpose(x: Any, /) -> Any:
     """Swap the last two axes."""
     x, = ensure_arraylike("jnp.linalg.matrix_transpose", x)
@@ -477,10 +511,9 @@ def tensorinv(a: Any, ind: int = 2) -> Any:
     return inv(a.reshape(rows, cols)).reshape(*batch, *contracting)
 
 
-# NB: ``eig``/``eigvals`` (non-symmetric matrices, complex results) and ``cross`` are not
-# here yet: edujax's complex support is too thin for eig's results.
-__all__ = ["cholesky", "cond", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh",
+           "inv", "lstsq", "matmul",
            "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
-           "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EighResult",
+           "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm", "EigResult", "EighResult",
            "QRResult", "SlogdetResult", "SVDResult"]

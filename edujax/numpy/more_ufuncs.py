@@ -16,8 +16,9 @@ from edujax import dtypes, lax
 from edujax.custom_derivatives import custom_jvp
 from edujax.numpy import ufuncs
 from edujax.numpy.ufuncs import _dtype, _isnan, _lax_const, _where
-from edujax.numpy.util import (asarray, ensure_arraylike, promote_args, promote_args_inexact,
+from edujax.numpy.util import (asarray, ensure_arraylike, promote_args_inexact,
                                promote_args_numeric)
+from edujax.numpy.inner_jit import inner_jit
 
 
 def fabs(x: Any, /) -> Any:
@@ -28,16 +29,16 @@ def fabs(x: Any, /) -> Any:
     return lax.abs(x)
 
 
+@inner_jit
 def fmax(x1: Any, x2: Any) -> Any:
     """Elementwise maximum where a NaN loses to a number (``maximum`` lets it win)."""
-    x1, x2 = promote_args("fmax", x1, x2)
-    return _where(ufuncs.less(x1, x2) | _isnan(x1), x2, x1)
+    return _where(ufuncs.greater(x1, x2) | ufuncs.isnan(x2), x1, x2)
 
 
+@inner_jit
 def fmin(x1: Any, x2: Any) -> Any:
     """Elementwise minimum where a NaN loses to a number (``minimum`` lets it win)."""
-    x1, x2 = promote_args("fmin", x1, x2)
-    return _where(ufuncs.less(x2, x1) | _isnan(x1), x2, x1)
+    return _where(ufuncs.less(x1, x2) | ufuncs.isnan(x2), x1, x2)
 
 
 # ---------------------------------------------------------------- sinc
@@ -45,13 +46,13 @@ def fmin(x1: Any, x2: Any) -> Any:
 # still differentiate the 0/0 branch and give NaN gradients. JAX's trick: compute the
 # x = 0 branch with a function whose derivatives are the Maclaurin coefficients of sinc,
 # supplied by a custom JVP (the k-th derivative of sin(t)/t at 0).
-def _sinc_maclaurin_value(k: int, x: Any) -> Any:
+def _sinc_maclaurin(k: int, x: Any) -> Any:
     if k % 2:
         return x * 0  # odd derivatives of an even function vanish at 0
     return x * 0 + _lax_const(x, (-1) ** (k // 2) / (k + 1))
 
 
-_sinc_maclaurin = custom_jvp(_sinc_maclaurin_value, nondiff_argnums=(0,))
+_sinc_maclaurin = custom_jvp(_sinc_maclaurin, nondiff_argnums=(0,))  # JAX's name in jaxprs
 
 
 @_sinc_maclaurin.defjvp
@@ -60,6 +61,7 @@ def _sinc_maclaurin_jvp(k: int, primals: tuple, tangents: tuple) -> tuple:
     return _sinc_maclaurin(k, x), _sinc_maclaurin(k + 1, x) * t
 
 
+@inner_jit
 def sinc(x: Any, /) -> Any:
     """The normalized sinc, ``sin(pi x) / (pi x)``, with ``sinc(0) == 1`` and the right
     derivatives at 0 (see the Maclaurin trick above)."""
@@ -95,6 +97,7 @@ def isneginf(x: Any, /) -> Any:
     return _isposneginf(-math.inf, x)
 
 
+@inner_jit
 def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                neginf: Any = None) -> Any:
     """Replace NaN by ``nan``, +inf by ``posinf`` (the largest finite value by default)

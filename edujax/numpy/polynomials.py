@@ -18,14 +18,17 @@ from edujax import core, lax
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy import linalg, reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros
+from edujax.numpy.diagonals import diag
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.products import dot, outer
 from edujax.numpy.shape_ops import atleast_1d, concatenate, expand_dims
 from edujax.numpy.signal import convolve
-from edujax.numpy.ufuncs import maximum, power, sqrt
+from edujax.numpy.ufuncs import _where, maximum, power, sqrt
 from edujax.numpy.util import (broadcast_shapes, canonicalize_axis, ensure_array,
                                ensure_arraylike, promote_dtypes, promote_dtypes_inexact)
 
 
+@inner_jit(static_argnames=("unroll",))
 def polyval(p: Any, x: Any, *, unroll: int = 16) -> Any:
     """The polynomial with coefficients ``p`` evaluated at ``x`` (Horner's rule)."""
     p, x = ensure_arraylike("polyval", p, x)
@@ -41,6 +44,7 @@ def lax_dtype(x: Any) -> Any:
     return core.get_aval(x).dtype
 
 
+@inner_jit
 def polyadd(a1: Any, a2: Any) -> Any:
     """The sum of two polynomials (the shorter one is aligned to the end)."""
     a1, a2 = (ensure_array("polyadd", a) for a in promote_dtypes(
@@ -50,6 +54,7 @@ def polyadd(a1: Any, a2: Any) -> Any:
     return a2.at[-a1.shape[0]:].add(a1)
 
 
+@inner_jit
 def polysub(a1: Any, a2: Any) -> Any:
     """The difference of two polynomials."""
     a1, a2 = promote_dtypes(*ensure_arraylike("polysub", a1, a2))
@@ -84,6 +89,7 @@ def polydiv(u: Any, v: Any, *, trim_leading_zeros: bool = False) -> tuple[Any, A
     return q, u
 
 
+@inner_jit(static_argnames=("m",))
 def polyder(p: Any, m: int = 1) -> Any:
     """The ``m``-th derivative: each coefficient times its falling power."""
     p, = ensure_arraylike("polyder", p)
@@ -98,6 +104,7 @@ def polyder(p: Any, m: int = 1) -> Any:
     return p_arr[:-m] * coeff[::-1]
 
 
+@inner_jit(static_argnames=("m",))
 def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     """The ``m``-th antiderivative, with integration constants ``k``."""
     m = _concrete_int(m, "'m' argument of jnp.polyint")
@@ -125,6 +132,58 @@ def _concrete_int(x: Any, context: str) -> int:
     return operator.index(x)
 
 
+def roots(p: Any, *, strip_zeros: bool = True) -> Any:
+    """The roots of the polynomial with coefficients ``p``: the eigenvalues of its
+    companion matrix, always complex. Leading zeros are stripped (which needs concrete
+    coefficients); with ``strip_zeros=False`` they give NaN roots instead (traceable)."""
+    p, = ensure_arraylike("roots", p)
+    p, = promote_dtypes_inexact(p)
+    p_arr = atleast_1d(p)
+    del p
+    if np.ndim(p_arr) != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if np.size(p_arr) < 2:
+        return array([], dtype=_complex_of(p_arr.dtype))
+    num_leading_zeros = _where(reductions.all(p_arr == 0), len(p_arr),
+                               reductions.argmin(p_arr == 0))
+    if strip_zeros:
+        if isinstance(num_leading_zeros, core.Tracer):
+            raise ConcretizationTypeError(
+                num_leading_zeros,
+                "The error occurred in the jnp.roots() function. To use this within a "
+                "JIT-compiled context, pass strip_zeros=False, but be aware that leading "
+                "zeros will result in some returned roots being set to NaN.")
+        return _roots_no_zeros(p_arr[int(num_leading_zeros):])
+    return _roots_with_zeros(p_arr, num_leading_zeros)
+
+
+def _complex_of(dtype: Any) -> Any:
+    wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
+    return np.complex128 if wide else np.complex64
+
+
+@inner_jit
+def _roots_no_zeros(p: Any) -> Any:
+    """The eigenvalues of the companion matrix (ones below the diagonal, -p[1:]/p[0] on top)."""
+    if np.size(p) < 2:
+        return array([], dtype=_complex_of(p.dtype))
+    A = diag(ones((np.size(p) - 2,), p.dtype), -1)
+    A = A.at[0, :].set(-p[1:] / p[0])
+    return linalg.eigvals(A)
+
+
+@inner_jit
+def _roots_with_zeros(p: Any, num_leading_zeros: Any) -> Any:
+    p = _where(len(p) == num_leading_zeros, 1.0, p)    # all zeros: avoid LAPACK errors
+    # roll the leading zeros to the end: a dynamic roll, p[k:] then p[:k], read out of [p, p]
+    # (JAX's _roll_dynamic; edujax's roll takes static shifts only)
+    n = np.size(p)
+    r = _roots_no_zeros(lax.dynamic_slice(concatenate([p, p]), (num_leading_zeros,), (n,)))
+    r = lax.sort_key_val(r == 0, r)[1]                 # zero roots sorted to the end
+    return _where(arange(np.size(r)) < np.size(r) - num_leading_zeros, r,
+                  complex(np.nan, np.nan))
+
+
 def poly(seq_of_zeros: Any) -> Any:
     """The monic polynomial whose roots are ``seq_of_zeros``: the product of the
     factors ``(x - r)``, one convolution per root."""
@@ -132,8 +191,7 @@ def poly(seq_of_zeros: Any) -> Any:
     zeros_arr = atleast_1d(seq_of_zeros)
     sh = zeros_arr.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        raise NotImplementedError("jnp.poly of a square matrix needs its eigenvalues "
-                                  "(linalg.eigvals), which edujax does not have yet")
+        zeros_arr = linalg.eigvals(zeros_arr)     # the characteristic polynomial
     if zeros_arr.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = zeros_arr.dtype
@@ -145,6 +203,7 @@ def poly(seq_of_zeros: Any) -> Any:
     return a
 
 
+@inner_jit(static_argnames=("N", "increasing"))
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     """The Vandermonde matrix: column j holds ``x ** (N - 1 - j)`` (or ``x ** j`` if
     ``increasing``)."""

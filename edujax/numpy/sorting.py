@@ -18,7 +18,8 @@ from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import ravel
 from edujax.numpy.ufuncs import _where
-from edujax.numpy.util import asarray, canonicalize_axis, check_arraylike, promote_dtypes
+from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensure_arraylike,
+                               promote_dtypes)
 
 
 def _ensure_array(name: str, a: Any) -> Any:
@@ -66,6 +67,19 @@ def argsort(a: Any, axis: int | None = -1, *, kind: Any = None, order: Any = Non
         a, iota = lax.rev(a, (axis,)), lax.rev(iota, (axis,))
     _, indices = lax.sort_key_val(a, iota, axis, is_stable=stable)
     return lax.rev(indices, (axis,)) if descending else indices
+
+
+@inner_jit
+def sort_complex(a: Any) -> Any:
+    """Sort along the last axis, then cast to the complex dtype that matches ``a``'s
+    precision (JAX's definition, jitted as in JAX): float64 and int64 give complex128, the
+    rest complex64."""
+    a, = ensure_arraylike("sort_complex", a)
+    a = lax.sort(a)
+    dtype = np.dtype(a.dtype)
+    wide = dtype in (np.dtype(np.float64), np.dtype(np.complex128), np.dtype(np.int64),
+                     np.dtype(np.uint64))
+    return lax.convert_element_type(a, np.complex128 if wide else np.complex64)
 
 
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,

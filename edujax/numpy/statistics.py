@@ -25,6 +25,7 @@ from edujax.numpy.diagonals import diag
 from edujax.numpy.ufuncs import _isnan, _where, clip
 from edujax.numpy.util import (canonicalize_axis, ensure_arraylike, promote_args_inexact,
                                promote_dtypes_inexact)
+from edujax.numpy.inner_jit import inner_jit
 
 _METHODS = ["linear", "lower", "higher", "midpoint", "nearest"]
 
@@ -199,6 +200,7 @@ def nanmedian(a: Any, axis: int | tuple[int, ...] | None = None, out: None = Non
 
 
 # ---------------------------------------------------------------- covariance
+@inner_jit(static_argnames=("rowvar", "bias", "ddof", "dtype"))
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
         fweights: Any = None, aweights: Any = None) -> Any:
     """The covariance matrix of the variables in the rows of ``m`` (the columns if
@@ -240,7 +242,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
 
 
 def _squeeze(x: Any) -> Any:
-    return lax.reshape(x, tuple(d for d in np.shape(x) if d != 1))
+    return lax.squeeze(x, tuple(i for i, d in enumerate(np.shape(x)) if d == 1))
 
 
 def _observation_weights(X: Any, fweights: Any, aweights: Any) -> Any:

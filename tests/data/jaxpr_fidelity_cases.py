@@ -282,3 +282,29 @@ for name, fn in {
 for name, fn in {"det": "jnp.linalg.det", "norm": "jnp.linalg.norm",
                  "inv": "lambda a: jnp.sum(jnp.linalg.inv(a))"}.items():
     jaxpr(f"linalg[{name}][grad]", f"jax.grad({fn})", M)
+
+
+# The inner jits added last for issue 17 (diff, append, fmax/fmin, sinc, nan_to_num, cov,
+# vander and the polynomial helpers JAX jits), each checked against JAX's printed text.
+VA = "jnp.array([0.5, -1.5, 2.0, 3.0])"
+MA = "jnp.array([[1.5, -2.0, 3.0], [-4.0, 0.5, -6.0]])"
+jaxpr("inner_jit[diff]", "jnp.diff", VA)
+jaxpr("inner_jit[diff[n2axis0]]", "lambda x: jnp.diff(x, n=2, axis=0)", "jnp.ones((4, 2))")
+jaxpr("inner_jit[diff[prepend]]", "lambda x: jnp.diff(x, prepend=0.)", VA)
+jaxpr("inner_jit[append]", "lambda x: jnp.append(x, 1.)", VA)
+jaxpr("inner_jit[append[axis]]", "lambda x: jnp.append(x, x, axis=0)", MA)
+jaxpr("inner_jit[fmax]", "jnp.fmax", VA, VA)
+jaxpr("inner_jit[fmin]", "lambda x: jnp.fmin(x, 1.)", VA)
+jaxpr("inner_jit[sinc]", "jnp.sinc", VA)
+jaxpr("inner_jit[nan_to_num]", "jnp.nan_to_num", VA)
+jaxpr("inner_jit[cov]", "jnp.cov", MA)
+jaxpr("inner_jit[cov[1d]]", "jnp.cov", VA)
+jaxpr("inner_jit[vander]", "jnp.vander", VA)
+jaxpr("inner_jit[vander[N]]", "lambda x: jnp.vander(x, 2, increasing=True)", VA)
+jaxpr("inner_jit[polyval]", "jnp.polyval", VA, "2.0")
+jaxpr("inner_jit[polyadd]", "jnp.polyadd", VA, "jnp.ones(2)")
+jaxpr("inner_jit[polysub]", "jnp.polysub", VA, "jnp.ones(2)")
+jaxpr("inner_jit[polyder]", "jnp.polyder", VA)
+jaxpr("inner_jit[polyder[m2]]", "lambda p: jnp.polyder(p, 2)", VA)
+jaxpr("inner_jit[polyint]", "jnp.polyint", VA)
+jaxpr("inner_jit[polyint[k]]", "lambda p: jnp.polyint(p, 2, k=1.)", VA)

@@ -739,6 +739,35 @@ EDGES = {
     "trapezoid_2d_x": "out = jnp.trapezoid(jnp.ones((2, 3)), x=jnp.array([[0., 1., 3.], [0., 2., 4.]]))",
 }
 
-_ALL = [EDGES, BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
+LAST_NAMES = {
+    "cdouble_csingle": "out = (jnp.cdouble, jnp.csingle, jnp.csingle(3), jnp.cdouble is jnp.complex128)",
+    "sort_complex": "out = jnp.sort_complex(jnp.array([1+2j, 2+4j, 3-1j, 2+3j]))",
+    "sort_complex_int_2d": "out = jnp.sort_complex(jnp.array([[5, 3, 4], [6, 9, 2]]))",
+    "sort_complex_float": "out = jnp.sort_complex(jnp.array([3., 1., 2.]))",
+    "sort_complex_x64": X64.format("out = jnp.sort_complex(jnp.array([3., 1.]))"),
+    "sort_complex_jaxpr": "out = str(make_jaxpr(jnp.sort_complex)(jnp.array([1., 2.])))",
+    "sort_complex_list_error": "out = jnp.sort_complex([1., 2.])",
+    "roots": "out = jnp.roots(jnp.array([1., -3., 2.]))",
+    "roots_leading_zero": "out = jnp.roots(jnp.array([0, 1, 2]))",
+    "roots_no_strip": "out = jnp.roots(jnp.array([0, 1, 2]), strip_zeros=False)",
+    "roots_complex": "out = r(jnp.abs(jnp.roots(jnp.array([1., 0., 1.]))))",
+    "roots_zero_roots": "out = jnp.roots(jnp.array([1., 2., 0., 0.]))",
+    "roots_short": "out = (jnp.roots(jnp.array([5.])), jnp.roots(jnp.array([0., 0., 0.]), strip_zeros=False))",
+    "roots_jit": "out = jax.jit(lambda p: jnp.roots(p, strip_zeros=False))(jnp.array([0., 1., -1.]))",
+    "roots_jit_error": "out = jax.jit(jnp.roots)(jnp.array([1., 2.]))",
+    "roots_2d_error": "out = jnp.roots(jnp.ones((2, 2)))",
+    "eigvals": "out = jnp.linalg.eigvals(jnp.array([[0, 1], [-1, 0]]))",
+    "eigvals_jaxpr": "out = str(make_jaxpr(jnp.linalg.eigvals)(jnp.ones((2, 2))))",
+    "eig": ("w, v = jnp.linalg.eig(jnp.array([[1., 2.], [2., 1.]]))\n"
+            "out = (type(jnp.linalg.eig(jnp.eye(2))).__name__, str(w.dtype), str(v.dtype), "
+            "r(w.real), r(w.imag), r(jnp.abs(v)))"),
+    "eigvals_vmap": "out = jax.vmap(jnp.linalg.eigvals)(jnp.ones((3, 2, 2)))",
+    "poly_matrix": "p = jnp.poly(jnp.array([[1., 2.], [3., 4.]]))\nout = (str(p.dtype), r(p.real), r(p.imag))",
+    "linalg_cross": "out = jnp.linalg.cross(jnp.eye(3), jnp.ones(3))",
+    "linalg_cross_axis": "out = jnp.linalg.cross(jnp.eye(3), jnp.arange(3.)[:, None], axis=0)",
+    "linalg_cross_2d_error": "out = jnp.linalg.cross(jnp.ones(2), jnp.ones(2))",
+}
+
+_ALL = [LAST_NAMES, EDGES, BESSEL, JIT_ERRORS, WEAK_TYPES, UFUNC_CLASS, BITS, EINSUM_SUBLISTS, UFUNCS, NAN_REDUCTIONS, DIFFERENCES, PADDING, STATISTICS, FUNCTIONAL, EDITING,
         INDEX_TRICKS, SET_OPS, HISTOGRAMS, SIGNAL, POLYNOMIALS, MISC]
 CASES = {name: HELPER + code for group in _ALL for name, code in group.items()}
