@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import core, dtypes, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
@@ -336,6 +336,15 @@ def _split_last_axis(arr: Any, pieces: list) -> list:
     return out
 
 
+def _possible_downcast(x: Any, example: Any) -> Any:
+    """A Jacobian block with the dtype and weak type of ``example`` (JAX's rule: the
+    output's for jacfwd, the input's for jacrev), its real part if only ``x`` is complex."""
+    dtype, weak = dtypes.dtype_and_weak(example)
+    if core.get_aval(x).dtype.kind == "c" and dtype.kind != "c":
+        x = lax.real(x)
+    return lax._convert_element_type(x, dtype, weak)
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
     """The Jacobian by forward mode: ``vmap`` a JVP over the standard basis of the input."""
@@ -356,7 +365,8 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         in_tree = tree_structure(diff[0] if single else diff)
 
         def unravel(y_leaf, jac_leaf):
-            return tree_unflatten(in_tree, _split_last_axis(jac_leaf, in_leaves))
+            return tree_unflatten(in_tree, [_possible_downcast(part, y_leaf) for part in
+                                            _split_last_axis(jac_leaf, in_leaves)])
         return tree_map(unravel, y, jac)
     return jacfun
 
@@ -382,8 +392,9 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             moved = jnp.moveaxis(row, 0, -1) if jnp.ndim(row) else row
             pieces = _split_last_axis(moved, y_leaves)
             x_ndim = jnp.ndim(x)
-            return [jnp.moveaxis(p, tuple(range(x_ndim)),
-                                 tuple(range(p.ndim - x_ndim, p.ndim))) for p in pieces]
+            return [_possible_downcast(jnp.moveaxis(p, tuple(range(x_ndim)),
+                                                    tuple(range(p.ndim - x_ndim, p.ndim))), x)
+                    for p in pieces]
         by_input = tree_map(per_input, inputs, rows)
         # by_input: input tree of [one block per output leaf]: transpose to output tree
         # of input trees, the layout JAX returns.

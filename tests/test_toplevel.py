@@ -63,11 +63,7 @@ def replay(code: str) -> tuple[dict, str]:
 
 
 # Known differences from JAX, each a strict xfail (it fails the suite once it is fixed).
-KNOWN_DIFFERENCES = {
-    "checkpoint_hessian": "weak type: hessian of a checkpointed function is strong here, weak "
-                          "in JAX (the cotangent keeps its computed weak type since the complex "
-                          "slice, and remat's backward pass computes a strong one)",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def _cases():
