@@ -250,7 +250,11 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: int = -1) -> A
     Indices outside [0, num_classes) give a row of zeros."""
     x = jnp.asarray(x)
     dtype = jnp.float32 if dtype is None else dtype
+    return _one_hot(x, num_classes, dtype=dtype, axis=axis)
 
+
+@inner_jit(static_argnames=("num_classes", "dtype", "axis"))
+def _one_hot(x: Any, num_classes: int, *, dtype: Any, axis: int) -> Any:
     out_axis = canonicalize_axis(axis, x.ndim + 1)
     lhs = lax.expand_dims(x, (axis,))
     rhs_shape = [1] * x.ndim
