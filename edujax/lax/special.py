@@ -34,6 +34,20 @@ ad.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
 batching.defvectorized(stop_gradient_p)
 
 
+# ``copy``: what ``jnp.array(x)`` (copy=True, the default) does to an array or tracer. JAX keeps
+# it in jaxprs on purpose (a copy is a new buffer), so ``jnp.array(x * 2)`` traces as
+# ``mul`` then ``copy``; linear, so its JVP and transpose are copies too.
+copy_p = Primitive("copy")
+core.abstract_eval_rules[copy_p] = lambda x: x
+core.impl_rules[copy_p] = lambda x: np.array(x, copy=True)
+ad.deflinear(copy_p, lambda ct, x: [copy_p.bind(ad.instantiate_zeros(ct))])
+batching.defvectorized(copy_p)
+
+
+def _array_copy(x: Any) -> Any:
+    return copy_p.bind(x)
+
+
 def stop_gradient(x: Any) -> Any:
     """Return ``x`` unchanged, but let no gradient flow through it (any pytree works).
 

@@ -311,8 +311,8 @@ jaxpr("inner_jit[polyint[k]]", "lambda p: jnp.polyint(p, 2, k=1.)", VA)
 
 # jax.nn (issue 17): the functions JAX wraps in a jit (relu and relu6 a custom_jvp around
 # one), traced as they are, under jit, vmap and grad; softmax as JAX 0.10's default computes
-# it (no custom JVP, the max behind a stop_gradient); gelu, which JAX does not jit. Not here:
-# gelu(approximate=False), whose jnp.array(..., dtype) JAX ends with a ``copy`` equation.
+# it (no custom JVP, the max behind a stop_gradient); gelu, which JAX does not jit (the exact
+# one ends with jnp.array(..., dtype): a ``copy`` equation, as jnp.array of any array).
 for fn in ("relu", "relu6", "softplus", "silu", "swish", "elu", "leaky_relu",
            "log_sigmoid", "hard_tanh", "hard_sigmoid", "hard_silu", "hard_swish", "celu", "selu",
            "softmax", "log_softmax", "logsumexp", "standardize", "identity", "soft_sign",
@@ -332,3 +332,10 @@ jaxpr("nn[leaky_relu[slope]]", "lambda x: jax.nn.leaky_relu(x, 0.2)", VA)
 jaxpr("nn[relu[int]]", "jax.nn.relu", VI)
 jaxpr("nn[relu[scalar]]", "jax.nn.relu", "1.5")
 jaxpr("nn[relu[twice]]", "lambda x: jax.nn.relu(x) + jax.nn.relu(x * 2)", VA)
+transformed("nn[gelu[exact]]", "lambda x: jax.nn.gelu(x, approximate=False)", VA)
+jaxpr("array[copy]", "jnp.array", VA)
+jaxpr("array[copy][dtype]", "lambda x: jnp.array(x, dtype=jnp.int32)", VA)
+jaxpr("array[no_copy]", "lambda x: jnp.array(x, copy=False)", VA)
+jaxpr("array[list_of_tracers]", "lambda x: jnp.array([x, x])", VA)
+jaxpr("array[copy][grad]", "jax.grad(lambda x: jnp.array(x * 2))", "1.0")
+jaxpr("astype[copy]", "lambda x: x.astype(jnp.int32, copy=True)", VA)
