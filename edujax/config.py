@@ -32,6 +32,8 @@ class Config:
             "jax_platforms": os.environ.get("JAX_PLATFORMS", "cpu"),
             "jax_platform_name": os.environ.get("JAX_PLATFORM_NAME", "cpu"),
             "jax_numpy_rank_promotion": "allow",
+            # jax.nn.softmax with a custom JVP (JAX 0.10's default: off, see scipy/softmax.py).
+            "jax_softmax_custom_jvp": _env_flag("JAX_SOFTMAX_CUSTOM_JVP", False),
             # Simulated CPU devices for pmap (JAX: --xla_force_host_platform_device_count).
             "edujax_num_cpu_devices": int(os.environ.get("EDUJAX_NUM_CPU_DEVICES", "1")),
             # How many compiled signatures each jitted function keeps (least recently used

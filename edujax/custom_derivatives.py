@@ -131,9 +131,20 @@ ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
 
 
 def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, name, symbolic_zeros):
-    """Under vmap, keep the custom rule: batch the body, and vmap the user's JVP rule."""
-    args, batched, out_dims = _batched_call(args, dims, call_jaxpr)
-    batched_jvp = _NamedRule(lambda p, t: tuple(_vmapped(jvp)(tuple(p), tuple(t))), jvp.name)
+    """Under vmap, keep the custom rule: batch the body, and vmap the user's JVP rule.
+
+    As in JAX, an unbatched argument stays unbatched (``softplus``'s ``0.0`` is not
+    broadcast to the batch); batched ones get the batch in front."""
+    size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
+    args = [x if d is batching.not_mapped else batching.moveaxis(x, d, 0)
+            for x, d in zip(args, dims)]
+    in_dims = [batching.not_mapped if d is batching.not_mapped else 0 for d in dims]
+    n_out = len(call_jaxpr.out_avals)
+    batched, _ = batching.batch_jaxpr(call_jaxpr, size, in_dims, [0] * n_out)
+    out_dims = [0] * n_out
+    mapped_jvp = vmap(lambda p, t: tuple(map(list, jvp(list(p), list(t)))),
+                      in_axes=(in_dims, in_dims))
+    batched_jvp = _NamedRule(lambda p, t: tuple(mapped_jvp(list(p), list(t))), jvp.name)
     return custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=batched_jvp, name=name,
                                   symbolic_zeros=symbolic_zeros), out_dims
 
@@ -219,8 +230,12 @@ class custom_jvp:
             return list(primals_out), list(tangents_out)
 
         batched = custom_jvp(vmap(flat_body, in_axes=dims, out_axes=0))
-        batched.defjvp(lambda p, t: vmap(flat_rule, in_axes=(dims, dims), out_axes=0)(
-            list(p), list(t)))
+        batched.__name__ = self.__name__  # the equation shows the function's name, as in JAX
+
+        def batched_rule(p: list, t: list) -> Any:
+            return vmap(flat_rule, in_axes=(dims, dims), out_axes=0)(list(p), list(t))
+        batched_rule.__name__ = rule.name
+        batched.defjvp(batched_rule)
         with core.set_current_trace(trace.parent):
             outs = batched(*vals)
         return tree_unflatten(out_trees[0], [batching.BatchTracer(trace, o, 0) for o in outs])

@@ -51,7 +51,8 @@ from edujax.lax.dynamic_slicing import (dynamic_index_in_dim, dynamic_slice,
                                         dynamic_slice_in_dim, dynamic_update_slice,
                                         dynamic_update_slice_in_dim, dynamic_slice_p,
                                         dynamic_update_slice_p)
-from edujax.lax.special import erf_inv, erf_inv_p, stop_gradient, stop_gradient_p
+from edujax.lax.special import (_array_copy, copy_p, erf_inv, erf_inv_p, stop_gradient,
+                                 stop_gradient_p)
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg

@@ -6,6 +6,7 @@ shape rule, which is also where bad arguments get their error messages.
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -322,7 +323,7 @@ def _split_abstract_eval(x: ShapedArray, *, sizes, axis):
     if sum(sizes) != x.shape[axis]:
         raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the "
                          f"operand shape {x.shape}")
-    return [x.update(shape=x.shape[:axis] + (s,) + x.shape[axis + 1:]) for s in sizes]
+    return [x.update(shape=x.shape[:axis] + (int(s),) + x.shape[axis + 1:]) for s in sizes]
 
 
 split_p = Primitive("split")
@@ -422,4 +423,6 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
 
 
 def split(operand, sizes: Sequence[int], axis: int = 0):
-    return split_p.bind(operand, sizes=tuple(int(s) for s in sizes), axis=int(axis))
+    # The sizes are kept as given (JAX's too): jnp.split's are NumPy ints, and show so.
+    sizes = tuple(s if isinstance(s, (int, np.integer)) else operator.index(s) for s in sizes)
+    return split_p.bind(operand, sizes=sizes, axis=int(axis))

@@ -14,7 +14,8 @@ from edujax.custom_derivatives import custom_jvp
 from edujax.lax.elementwise import (abs, add, exp, log1p, max, mul, ne, neg, select, square,
                                     sub)
 from edujax.lax import complex_numbers
-from edujax.lax.elementwise import lt, rem
+from edujax.lax.base import full_like
+from edujax.lax.elementwise import eq, lt, rem
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
 from edujax.tree_util import tree_map
 
@@ -31,6 +32,20 @@ def _stop_gradient_jvp(primals, tangents):
 
 ad.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
 batching.defvectorized(stop_gradient_p)
+
+
+# ``copy``: what ``jnp.array(x)`` (copy=True, the default) does to an array or tracer. JAX keeps
+# it in jaxprs on purpose (a copy is a new buffer), so ``jnp.array(x * 2)`` traces as
+# ``mul`` then ``copy``; linear, so its JVP and transpose are copies too.
+copy_p = Primitive("copy")
+core.abstract_eval_rules[copy_p] = lambda x: x
+core.impl_rules[copy_p] = lambda x: np.array(x, copy=True)
+ad.deflinear(copy_p, lambda ct, x: [copy_p.bind(ad.instantiate_zeros(ct))])
+batching.defvectorized(copy_p)
+
+
+def _array_copy(x: Any) -> Any:
+    return copy_p.bind(x)
 
 
 def stop_gradient(x: Any) -> Any:
@@ -280,7 +295,8 @@ def erf_inv(x: Any) -> Any:
 # ---------------------------------------------------------------- logaddexp
 # ``log(exp(x1) + exp(x2))`` on operands of one dtype, with a custom JVP: jnp.logaddexp promotes
 # its arguments and calls it, and cumlogsumexp's JVP (reductions.py) combines with it.
-def _logaddexp_primal(x1: Any, x2: Any) -> Any:
+@custom_jvp
+def logaddexp(x1: Any, x2: Any) -> Any:
     amax = max(x1, x2)
     if dtypes.dtype_and_weak(x1)[0].kind == "c":
         return _complex_logaddexp(x1, x2, amax)
@@ -307,13 +323,20 @@ def _wrap_between(x: Any, a: float) -> Any:
     return sub(rem_, a)
 
 
+def _replace_inf(x: Any) -> Any:
+    """x with +inf entries (of the real part) replaced by 0: at x1 = out = inf, the rule's
+    ``exp(x1 - out)`` would be ``exp(nan)``; JAX gives exp(0) = 1 there."""
+    re_x = complex_numbers.real(x) if dtypes.dtype_and_weak(x)[0].kind == "c" else x
+    inf = np.asarray(np.inf, dtypes.dtype_and_weak(re_x)[0])[()]
+    return select(eq(re_x, inf), full_like(x, 0), x)
+
+
 def _logaddexp_jvp(primals, tangents):
     """The derivative as softmax weights, smooth even where x1 == x2 (JAX's rule too)."""
     (x1, x2), (t1, t2) = primals, tangents
     out = logaddexp(x1, x2)
-    return out, add(mul(t1, exp(sub(x1, out))),
-                        mul(t2, exp(sub(x2, out))))
+    return out, add(mul(t1, exp(sub(_replace_inf(x1), _replace_inf(out)))),
+                    mul(t2, exp(sub(_replace_inf(x2), _replace_inf(out)))))
 
 
-logaddexp = custom_jvp(_logaddexp_primal)
 logaddexp.defjvp(_logaddexp_jvp)

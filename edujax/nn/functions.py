@@ -3,8 +3,10 @@
 Each one is a line or two; where JAX picks a formula for numerical stability (softplus,
 logsumexp, log_softmax, log_sigmoid) or defines the derivative at a kink by hand (relu,
 relu6), the comment says why.
-NB: JAX wraps most of these in ``jit``, so its jaxprs show an inner ``jit[name=relu ...]``;
-edujax calls them directly, so their equations appear inline.
+As in JAX, most of them are wrapped in an inner ``jit`` (``@inner_jit``, with JAX's static
+arguments), so a jaxpr shows ``jit[name=relu ...]`` where they are called; relu, relu6 and
+log1mexp are a ``custom_jvp`` around that ``jit``. sigmoid (JAX's ``jit(inline=True)``), gelu
+and softmax are not wrapped, as in JAX.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import canonicalize_axis, check_arraylike, promote_args_inexact
 from edujax.scipy.softmax import log_softmax, logsumexp, softmax  # noqa: F401
 
@@ -24,6 +27,7 @@ def _ensure(name: str, x: Any) -> Any:
     return jnp.asarray(x)
 
 
+@inner_jit
 def identity(x: Any) -> Any:
     """Return x unchanged (as an array): the activation of a linear layer."""
     return _ensure("identity", x)
@@ -35,15 +39,17 @@ def sigmoid(x: Any) -> Any:
 
 
 @custom_jvp
+@inner_jit
 def relu(x: Any) -> Any:
     """``max(x, 0)``. Its derivative at 0 is defined as 0 (a custom JVP, as in JAX)."""
     return jnp.maximum(x, 0)
 
 
-relu.defjvps(lambda g, ans, x: lax.select(jnp.greater(x, 0), g, lax.full_like(g, 0)))
+relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, lax.full_like(g, 0)))
 
 
 @custom_jvp
+@inner_jit
 def relu6(x: Any) -> Any:
     """``min(max(x, 0), 6)``; the derivative is 0 at both kinks."""
     return jnp.minimum(jnp.maximum(x, 0), 6.)
@@ -52,17 +58,20 @@ def relu6(x: Any) -> Any:
 relu6.defjvps(lambda g, ans, x: lax.select((x > 0) & (x < 6), g, lax.full_like(g, 0)))
 
 
+@inner_jit
 def softplus(x: Any) -> Any:
     """``log(1 + exp(x))`` computed as ``logaddexp(x, 0)``, which never overflows."""
     return jnp.logaddexp(x, 0)
 
 
+@inner_jit
 def sparse_plus(x: Any) -> Any:
     """A piecewise-quadratic softplus: 0 below -1, x above 1, ``(x + 1)**2 / 4`` between."""
     x = _ensure("sparse_plus", x)
     return jnp.where(x <= -1.0, 0.0, jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
 
 
+@inner_jit
 def squareplus(x: Any, b: Any = 4) -> Any:
     """``(x + sqrt(x**2 + b)) / 2``: a softplus with no exp at all."""
     check_arraylike("squareplus", x, b)
@@ -70,17 +79,20 @@ def squareplus(x: Any, b: Any = 4) -> Any:
     return (x + jnp.sqrt(jnp.square(x) + b)) / 2
 
 
+@inner_jit
 def soft_sign(x: Any) -> Any:
     """``x / (|x| + 1)``."""
     x = _ensure("soft_sign", x)
     return x / (jnp.abs(x) + 1)
 
 
+@inner_jit
 def sparse_sigmoid(x: Any) -> Any:
     """A piecewise-linear sigmoid: ``clip((x + 1) / 2, 0, 1)``."""
     return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
 
 
+@inner_jit
 def silu(x: Any) -> Any:
     """``x * sigmoid(x)`` (also called swish)."""
     x = _ensure("silu", x)
@@ -90,18 +102,21 @@ def silu(x: Any) -> Any:
 swish = silu
 
 
+@inner_jit
 def mish(x: Any) -> Any:
     """``x * tanh(softplus(x))``."""
     x = _ensure("mish", x)
     return x * jnp.tanh(softplus(x))
 
 
+@inner_jit
 def log_sigmoid(x: Any) -> Any:
     """``log(sigmoid(x)) = -softplus(-x)``: no log of a number that rounded to 0."""
     x = _ensure("log_sigmoid", x)
     return -softplus(-x)
 
 
+@inner_jit
 def elu(x: Any, alpha: Any = 1.0) -> Any:
     """x for x > 0, ``alpha * (exp(x) - 1)`` below. The inner where keeps expm1 from
     overflowing for large x, whose (unused) inf would turn the gradient into NaN."""
@@ -109,23 +124,27 @@ def elu(x: Any, alpha: Any = 1.0) -> Any:
     return jnp.where(x > 0, x, alpha * jnp.expm1(jnp.where(x > 0, 0., x)))
 
 
+@inner_jit
 def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> Any:
     """x for x >= 0, ``negative_slope * x`` below."""
     x = _ensure("leaky_relu", x)
     return jnp.where(x >= 0, x, negative_slope * x)
 
 
+@inner_jit
 def hard_tanh(x: Any) -> Any:
     """tanh's piecewise-linear cousin: ``clip(x, -1, 1)``."""
     x = _ensure("hard_tanh", x)
     return jnp.where(x > 1, 1, jnp.where(x < -1, -1, x))
 
 
+@inner_jit
 def celu(x: Any, alpha: Any = 1.0) -> Any:
     """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
     return jnp.maximum(x, 0.0) + alpha * jnp.expm1(jnp.minimum(x, 0.0) / alpha)
 
 
+@inner_jit
 def selu(x: Any) -> Any:
     """A scaled elu whose constants keep activations at mean 0, variance 1 (Klambauer et al.)."""
     alpha = 1.6732632423543772848170429916717
@@ -144,6 +163,7 @@ def gelu(x: Any, approximate: bool = True) -> Any:
     return jnp.array(0.5 * x * (lax.erfc(-x * sqrt_half)), dtype=x.dtype)
 
 
+@inner_jit(static_argnames=("axis",))
 def glu(x: Any, axis: int = -1) -> Any:
     """The gated linear unit: split x in two halves a, b along ``axis``; ``a * sigmoid(b)``."""
     x = _ensure("glu", x)
@@ -153,11 +173,13 @@ def glu(x: Any, axis: int = -1) -> Any:
     return x1 * sigmoid(x2)
 
 
+@inner_jit
 def hard_sigmoid(x: Any) -> Any:
     """``relu6(x + 3) / 6``."""
     return relu6(x + 3.) / 6.
 
 
+@inner_jit
 def hard_silu(x: Any) -> Any:
     """``x * hard_sigmoid(x)``."""
     x = _ensure("hard_silu", x)
@@ -168,6 +190,7 @@ hard_swish = hard_silu
 
 
 @custom_jvp
+@inner_jit
 def log1mexp(x: Any) -> Any:
     """``log(1 - exp(-x))`` for x > 0, switching formulas at log 2 to stay accurate."""
     x = _ensure("log1mexp", x)
@@ -189,6 +212,7 @@ def _count(x: Any, axis: Any, where: Any, keepdims: bool, dtype: Any) -> Any:
     return jnp.sum(jnp.broadcast_to(where, x.shape), axis=axis, keepdims=keepdims, dtype=dtype)
 
 
+@inner_jit(static_argnames=("axis", "keepdims"))
 def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = False) -> Any:
     """``log(mean(exp(x)))``: logsumexp minus log of the count."""
     x = _ensure("logmeanexp", x)
@@ -197,6 +221,7 @@ def logmeanexp(x: Any, axis: Any = None, where: Any = None, keepdims: bool = Fal
     return lse - jnp.log(count)
 
 
+@inner_jit(static_argnames=("axis", "algorithm"))
 def standardize(x: Any, axis: Any = -1, mean: Any = None, variance: Any = None,
                 epsilon: Any = 1e-5, where: Any = None, *, algorithm: str = "fast") -> Any:
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis`` (layer normalization's core).
@@ -225,7 +250,11 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = None, axis: int = -1) -> A
     Indices outside [0, num_classes) give a row of zeros."""
     x = jnp.asarray(x)
     dtype = jnp.float32 if dtype is None else dtype
+    return _one_hot(x, num_classes, dtype=dtype, axis=axis)
 
+
+@inner_jit(static_argnames=("num_classes", "dtype", "axis"))
+def _one_hot(x: Any, num_classes: int, *, dtype: Any, axis: int) -> Any:
     out_axis = canonicalize_axis(axis, x.ndim + 1)
     lhs = lax.expand_dims(x, (axis,))
     rhs_shape = [1] * x.ndim

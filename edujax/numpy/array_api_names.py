@@ -56,7 +56,8 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple:
 def astype(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
     """``x`` converted to ``dtype`` (the Array API's function form of ``x.astype``)."""
     x = ensure_array("astype", x)
-    return lax.convert_element_type(x, dtypes.canonicalize_dtype(dtype))
+    out = lax.convert_element_type(x, dtypes.canonicalize_dtype(dtype))
+    return lax._array_copy(out) if copy else out  # as JAX: the cast, then a ``copy``
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:

@@ -82,7 +82,8 @@ def _transpose_method(self, *axes: Any) -> Any:
 
 
 def _astype(self, dtype: Any, copy: bool = False, device: Any = None) -> Any:
-    return lax.convert_element_type(self, dtype)
+    out = lax.convert_element_type(self, dtype)
+    return lax._array_copy(out) if copy else out  # as JAX: the cast, then a ``copy``
 
 
 def _clip_method(self, min: Any = None, max: Any = None) -> Any:

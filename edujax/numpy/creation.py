@@ -42,7 +42,8 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     dtype = _explicit_dtype(dtype)
     weak = dtype is None and _is_weakly_typed(object)
     if isinstance(object, (Array, core.Tracer)):
-        out = object if dtype is None else lax._convert_element_type(object, dtype, False)
+        out = lax._array_copy(object) if copy else object  # a ``copy`` equation, as in JAX
+        out = out if dtype is None else lax._convert_element_type(out, dtype, False)
     elif isinstance(object, (list, tuple)) and _contains_traced(object):
         out = _stack_nested(object, dtype)
     else:
@@ -118,7 +119,7 @@ def _stack_nested(obj: Any, dtype: np.dtype | None) -> Any:
             return Array(np.zeros((0,), dtype))
         parts = [lax.expand_dims(_stack_nested(o, dtype), (0,)) for o in obj]
         return lax.concatenate(parts, 0)
-    return array(obj, dtype)
+    return array(obj, dtype, copy=False)
 
 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, copy: bool | None = None) -> Any:

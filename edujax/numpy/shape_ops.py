@@ -260,6 +260,7 @@ def _split(name: str, ary: Any, indices_or_sections: Any, axis: int = 0) -> list
     if any(s < 0 for s in sizes):
         raise ValueError("Sizes passed to split must be nonnegative, got "
                          f"{[np.int64(s) for s in sizes]}")
+    sizes = [np.int64(s) for s in sizes]  # as JAX's _split: the params show np.int64(2)
     return list(lax.split(a, sizes, canonicalize_axis(axis, np.ndim(a))))
 
 

@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 
 from edujax import lax
+from edujax.config import config
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import canonicalize_axis, check_arraylike, promote_args_inexact
 
 
@@ -62,6 +64,7 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
     return out
 
 
+@inner_jit(static_argnames=("axis",))
 def log_softmax(x: Any, axis: Any = -1, where: Any = None) -> Any:
     """``x - logsumexp(x, axis)``: the log of softmax, without computing softmax first
     (whose small entries would round to 0, and log(0) is -inf)."""
@@ -80,10 +83,23 @@ def log_softmax(x: Any, axis: Any = -1, where: Any = None) -> Any:
 def softmax(x: Any, axis: Any = -1, where: Any = None) -> Any:
     """``exp(x) / sum(exp(x), axis)``: non-negative entries that sum to 1 along ``axis``.
 
-    Its derivative is a custom JVP, as in JAX: ``y * (dx - sum(y * dx))``, which is both
-    shorter than the chain rule through exp and division and exact where that one is not."""
-    check_arraylike("softmax", x)
-    return _softmax(jnp.asarray(x), axis, where, -np.inf)
+    As in JAX 0.10, the default is differentiated through its operations, the maximum
+    behind a stop_gradient; with ``jax_softmax_custom_jvp`` set, it is a custom JVP,
+    ``y * (dx - sum(y * dx))``, shorter than the chain rule through exp and division."""
+    if config.jax_softmax_custom_jvp:
+        return _softmax(x, axis, where, -np.inf)
+    return _softmax_deprecated(x, axis, where)
+
+
+def _softmax_deprecated(x: Any, axis: Any = -1, where: Any = None,
+                        initial: Any = -np.inf) -> Any:
+    x_max = jnp.max(x, axis, where=where, initial=initial, keepdims=True)
+    x_safe = x if where is None else jnp.where(where, x, initial)
+    unnormalized = jnp.exp(x_safe - lax.stop_gradient(x_max))
+    result = unnormalized / jnp.sum(unnormalized, axis, where=where, keepdims=True)
+    if where is not None:
+        result = jnp.where(where, result, 0)
+    return result
 
 
 @partial(custom_jvp, nondiff_argnums=(1,))

@@ -144,8 +144,7 @@ jaxpr("var[twice]", "lambda x: jnp.var(x) + jnp.var(x * 2)", X)
 jaxpr("std[vector]", "jnp.std", V)
 
 # ---------------------------------------------------------------- jax.nn
-# NB: only sigmoid for now; JAX's relu, softplus, gelu, softmax, logsumexp... are inner jits
-# (and some custom_jvp) whose equations edujax's jax.nn does not reproduce yet.
+# sigmoid (JAX's jit(inline=True): no inner jit); the others are at the end of the file.
 transformed("nn[sigmoid]", "jax.nn.sigmoid", X)
 
 
@@ -308,3 +307,35 @@ jaxpr("inner_jit[polyder]", "jnp.polyder", VA)
 jaxpr("inner_jit[polyder[m2]]", "lambda p: jnp.polyder(p, 2)", VA)
 jaxpr("inner_jit[polyint]", "jnp.polyint", VA)
 jaxpr("inner_jit[polyint[k]]", "lambda p: jnp.polyint(p, 2, k=1.)", VA)
+
+
+# jax.nn (issue 17): the functions JAX wraps in a jit (relu and relu6 a custom_jvp around
+# one), traced as they are, under jit, vmap and grad; softmax as JAX 0.10's default computes
+# it (no custom JVP, the max behind a stop_gradient); gelu, which JAX does not jit (the exact
+# one ends with jnp.array(..., dtype): a ``copy`` equation, as jnp.array of any array).
+for fn in ("relu", "relu6", "softplus", "silu", "swish", "elu", "leaky_relu",
+           "log_sigmoid", "hard_tanh", "hard_sigmoid", "hard_silu", "hard_swish", "celu", "selu",
+           "softmax", "log_softmax", "logsumexp", "standardize", "identity", "soft_sign",
+           "squareplus", "mish", "sparse_plus", "sparse_sigmoid", "log1mexp", "glu",
+           "logmeanexp", "gelu"):
+    transformed(f"nn[{fn}]", f"jax.nn.{fn}", VA)
+jaxpr("nn[softmax[matrix]]", "jax.nn.softmax", MA)
+jaxpr("nn[softmax[axis0]]", "lambda x: jax.nn.softmax(x, axis=0)", MA)
+jaxpr("nn[log_softmax[matrix]]", "jax.nn.log_softmax", MA)
+jaxpr("nn[logsumexp[axis1]]", "lambda x: jax.nn.logsumexp(x, axis=1)", MA)
+jaxpr("nn[standardize[matrix]]", "jax.nn.standardize", MA)
+jaxpr("nn[standardize[stable]]", "lambda x: jax.nn.standardize(x, algorithm='stable')", MA)
+jaxpr("nn[one_hot]", "lambda x: jax.nn.one_hot(x, 5)", VI)
+jaxpr("nn[one_hot[axis0]]", "lambda x: jax.nn.one_hot(x, 5, axis=0, dtype=jnp.int32)", VI)
+jaxpr("nn[elu[alpha]]", "lambda x: jax.nn.elu(x, 0.5)", VA)
+jaxpr("nn[leaky_relu[slope]]", "lambda x: jax.nn.leaky_relu(x, 0.2)", VA)
+jaxpr("nn[relu[int]]", "jax.nn.relu", VI)
+jaxpr("nn[relu[scalar]]", "jax.nn.relu", "1.5")
+jaxpr("nn[relu[twice]]", "lambda x: jax.nn.relu(x) + jax.nn.relu(x * 2)", VA)
+transformed("nn[gelu[exact]]", "lambda x: jax.nn.gelu(x, approximate=False)", VA)
+jaxpr("array[copy]", "jnp.array", VA)
+jaxpr("array[copy][dtype]", "lambda x: jnp.array(x, dtype=jnp.int32)", VA)
+jaxpr("array[no_copy]", "lambda x: jnp.array(x, copy=False)", VA)
+jaxpr("array[list_of_tracers]", "lambda x: jnp.array([x, x])", VA)
+jaxpr("array[copy][grad]", "jax.grad(lambda x: jnp.array(x * 2))", "1.0")
+jaxpr("astype[copy]", "lambda x: x.astype(jnp.int32, copy=True)", VA)

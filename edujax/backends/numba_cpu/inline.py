@@ -35,8 +35,8 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
                "remat2": "jaxpr"}
 # Primitives that return their operand unchanged once autodiff is done (``name`` is
-# checkpoint_name's tag).
-IDENTITIES = {"stop_gradient", "name"}
+# checkpoint_name's tag; a compiled program's outputs are new buffers anyway, so ``copy``).
+IDENTITIES = {"stop_gradient", "name", "copy"}
 
 
 def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
