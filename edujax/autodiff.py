@@ -308,40 +308,45 @@ def _std_basis(tree: Any) -> Any:
 
     Leaf ``x`` gets an array of shape ``(N, *x.shape)``, N being the total number of
     scalars in the tree; vmapping over the leading axis feeds one basis vector per example.
+    As in JAX, the identity is one ``eye`` split into a block per leaf, each block with its
+    leaf's dtype and weak type.
     """
-
-    leaves, treedef = tree_flatten(tree)
-    sizes = [int(np.prod(core.get_aval(x).shape)) for x in leaves]
-    total = sum(sizes)
+    leaves = tree_flatten(tree)[0]
+    total = sum(_size(x) for x in leaves)
     dtype = jnp.result_type(*leaves) if leaves else jnp.float32
-    eye = jnp.eye(total, dtype=dtype)
-    parts, start = [], 0
-    for x, n in zip(leaves, sizes):
-        block = eye[:, start:start + n] if n else jnp.zeros((total, 0), dtype)
-        parts.append(jnp.reshape(block, (total, *core.get_aval(x).shape)))
-        start += n
-    return tree_unflatten(treedef, parts)
+    return _unravel_array_into_pytree(tree, 1, None, jnp.eye(total, dtype=dtype), cast=True)
 
 
-def _split_last_axis(arr: Any, pieces: list) -> list:
-    """Split ``arr``'s last axis into the sizes of ``pieces`` and reshape to their shapes."""
-
-    out, start = [], 0
-    lead = arr.shape[:-1]
-    for x in pieces:
-        shape = core.get_aval(x).shape
-        n = int(np.prod(shape))
-        out.append(jnp.reshape(arr[..., start:start + n], (*lead, *shape)))
-        start += n
-    return out
+def _size(x: Any) -> int:
+    return int(np.prod(core.get_aval(x).shape))
 
 
-def _possible_downcast(x: Any, example: Any) -> Any:
+def _unravel_array_into_pytree(tree: Any, axis: int, example: Any, arr: Any,
+                               cast: bool = False) -> Any:
+    """Cut ``arr``'s ``axis`` into one block per leaf of ``tree`` (as many entries as the
+    leaf has scalars), give each block the leaf's shape in place of that axis, and the dtype
+    and weak type of ``example`` (of the leaf itself when ``example`` is None).
+
+    ``cast``: always write the cast, even when it changes nothing, as JAX's basis does (its
+    cast also sets a sharding, so it is never skipped): jaxprs of jacfwd show it."""
+    leaves, treedef = tree_flatten(tree)
+    axis = axis % arr.ndim
+    shapes = [arr.shape[:axis] + core.get_aval(x).shape + arr.shape[axis + 1:] for x in leaves]
+    parts = jnp.split(arr, np.cumsum([_size(x) for x in leaves[:-1]], dtype=int), axis)
+    return tree_unflatten(treedef, [
+        _possible_downcast(jnp.reshape(part, shape), leaf if example is None else example, cast)
+        for part, shape, leaf in zip(parts, shapes, leaves)])
+
+
+def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
     """A Jacobian block with the dtype and weak type of ``example`` (JAX's rule: the
     output's for jacfwd, the input's for jacrev), its real part if only ``x`` is complex."""
     dtype, weak = dtypes.dtype_and_weak(example)
     if core.get_aval(x).dtype.kind == "c" and dtype.kind != "c":
         x = lax.real(x)
+    if always:
+        return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
+                                               sharding=None)
     return lax._convert_element_type(x, dtype, weak)
 
 
@@ -360,14 +365,10 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
                 if core.get_aval(leaf).dtype.kind != "c":
                     raise TypeError("jacfwd with holomorphic=True requires outputs with "
                                     f"complex dtype, but got {core.get_aval(leaf).dtype.name}.")
-        in_leaves = tree_flatten(diff)[0]
-        single = isinstance(argnums, int)
-        in_tree = tree_structure(diff[0] if single else diff)
-
-        def unravel(y_leaf, jac_leaf):
-            return tree_unflatten(in_tree, [_possible_downcast(part, y_leaf) for part in
-                                            _split_last_axis(jac_leaf, in_leaves)])
-        return tree_map(unravel, y, jac)
+        inputs = diff[0] if isinstance(argnums, int) else diff
+        # Each output leaf's Jacobian has one column per input scalar: cut into the inputs.
+        return tree_map(lambda y_leaf, j: _unravel_array_into_pytree(inputs, -1, y_leaf, j),
+                        y, jac)
     return jacfun
 
 
@@ -386,22 +387,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         single = isinstance(argnums, int)
         rows = rows[0] if single else rows
         inputs = diff[0] if single else diff
-        y_leaves, y_tree = tree_flatten(y)
-
-        def per_input(x, row):
-            moved = jnp.moveaxis(row, 0, -1) if jnp.ndim(row) else row
-            pieces = _split_last_axis(moved, y_leaves)
-            x_ndim = jnp.ndim(x)
-            return [_possible_downcast(jnp.moveaxis(p, tuple(range(x_ndim)),
-                                                    tuple(range(p.ndim - x_ndim, p.ndim))), x)
-                    for p in pieces]
-        by_input = tree_map(per_input, inputs, rows)
-        # by_input: input tree of [one block per output leaf]: transpose to output tree
-        # of input trees, the layout JAX returns.
-        in_tree = tree_structure(inputs)
-        flat_blocks = [tree_unflatten(y_tree, blocks) for blocks in tree_flatten(
-            by_input, is_leaf=lambda v: isinstance(v, list))[0]]
-        return tree_transpose(in_tree, y_tree, tree_unflatten(in_tree, flat_blocks))
+        # Each input leaf's rows: one per output scalar, cut into the outputs; then the tree
+        # of inputs of trees of outputs is turned around into JAX's layout.
+        by_input = tree_map(lambda x, r: _unravel_array_into_pytree(y, 0, x, r), inputs, rows)
+        return tree_transpose(tree_structure(inputs), tree_structure(y), by_input)
     return jacfun
 
 
