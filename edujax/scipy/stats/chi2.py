@@ -29,20 +29,17 @@ def pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
     return lax.exp(logpdf(x, df, loc, scale))
 
 
-def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = _promote("chi2.cdf", x, df, loc, scale)
+def _half_chi2(name: str, x: Any, df: Any, loc: Any, scale: Any) -> tuple[Any, Any]:
+    """(df / 2, (x - loc) / (2 scale) clamped at 0): chi2 is a gamma distribution of shape
+    df/2, so its cdf and sf are the regularized incomplete gamma functions of these."""
+    x, df, loc, scale = _promote(name, x, df, loc, scale)
     two = _const(scale, 2)
-    return gammainc(
-        lax.div(df, two),
-        lax.clamp(
-            _const(x, 0),
-            lax.div(
-                lax.sub(x, loc),
-                lax.mul(scale, two),
-            ),
-            _const(x, np.inf),
-        ),
-    )
+    z = lax.div(lax.sub(x, loc), lax.mul(scale, two))
+    return lax.div(df, two), lax.clamp(_const(x, 0), z, _const(x, np.inf))
+
+
+def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
+    return gammainc(*_half_chi2("chi2.cdf", x, df, loc, scale))
 
 
 def logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
@@ -50,19 +47,7 @@ def logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
 
 
 def sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
-    x, df, loc, scale = _promote("chi2.sf", x, df, loc, scale)
-    two = _const(scale, 2)
-    return gammaincc(
-        lax.div(df, two),
-        lax.clamp(
-            _const(x, 0),
-            lax.div(
-                lax.sub(x, loc),
-                lax.mul(scale, two),
-            ),
-            _const(x, np.inf),
-        ),
-    )
+    return gammaincc(*_half_chi2("chi2.sf", x, df, loc, scale))
 
 
 def logsf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:
