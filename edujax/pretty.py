@@ -222,11 +222,21 @@ pp_eqn_rules: dict[Any, Callable] = {}
 
 def hide_params(*hidden: str, hide_if_empty: tuple[str, ...] = ()) -> Callable:
     """A pp rule that leaves out ``hidden`` params, and those in ``hide_if_empty`` when empty."""
+    def names(eqn) -> list[str]:
+        return [k for k in sorted(eqn.params) if k not in hidden
+                and not (k in hide_if_empty and not eqn.params[k])]
+
     def rule(eqn, ctx):
-        names = [k for k in sorted(eqn.params) if k not in hidden
-                 and not (k in hide_if_empty and not eqn.params[k])]
-        return pp_eqn_default(eqn, ctx, names)
+        return pp_eqn_default(eqn, ctx, names(eqn))
+    rule.param_names = names  # type: ignore[attr-defined]
     return rule
+
+
+def shown_params(eqn) -> list[str]:
+    """The params the printed jaxpr shows for ``eqn`` (a rule that hides some says which,
+    through its ``param_names``): the graph view draws the same ones."""
+    names = getattr(pp_eqn_rules.get(eqn.primitive), "param_names", None)
+    return names(eqn) if names is not None else sorted(eqn.params)
 
 
 def pp_eqn(eqn, ctx: PpContext) -> Any:

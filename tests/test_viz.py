@@ -42,6 +42,14 @@ def test_graph_labels_params_and_shows_constants():
     assert const.label.startswith("a:f32[3]") and "0. 1. 2." in const.label
 
 
+def test_graph_boxes_show_the_params_the_printed_jaxpr_shows():
+    """jnp.where is an inner jit: its box says ``name=_where``, as the printed jaxpr does, and
+    not the params the printer hides (donated_invars, inline, keep_unused)."""
+    g = viz.graph(lambda x: jnp.where(x > 0, x, 0.0), jnp.arange(3.0))
+    jit_box, = [n for n in g.data.nodes if n.label.startswith("jit")]
+    assert jit_box.label == "jit\nname=_where"
+
+
 def test_graph_draws_cond_branches_as_clusters_or_collapsed_boxes():
     def f(x):
         return jax.lax.cond(x.sum() > 0, jnp.sin, jnp.cos, x)

@@ -66,10 +66,15 @@ def _jit_pp_rule(eqn, ctx):
     if inner not in ctx.shared:
         ctx.suggest_same_names(inner.invars, eqn.invars)
         ctx.suggest_same_names(inner.outvars, eqn.outvars)
-    names = ["name", "jaxpr"]
-    if any(eqn.params.get("donated_invars", ())):
-        names.append("donated_invars")
-    return pp_eqn_default(eqn, ctx, names)
+    return pp_eqn_default(eqn, ctx, _jit_param_names(eqn))
+
+
+def _jit_param_names(eqn) -> list[str]:
+    return ["name", "jaxpr"] + (["donated_invars"]
+                                if any(eqn.params.get("donated_invars", ())) else [])
+
+
+_jit_pp_rule.param_names = _jit_param_names  # type: ignore[attr-defined]
 
 
 pp_eqn_rules[jit_p] = _jit_pp_rule

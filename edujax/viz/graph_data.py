@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
-from edujax.pretty import PpContext, _dropvars, format_doc, pp_jaxpr, pp_param_value
+from edujax.pretty import (PpContext, _dropvars, format_doc, pp_jaxpr, pp_param_value,
+                           shown_params)
 
 MAX_EQNS = 80  # beyond this many equations, the rest is one "N more equations" node
 PARAM_WIDTH = 40  # a parameter's printed value is cut after this many characters
@@ -98,7 +99,7 @@ def eqn_label(eqn: JaxprEqn, ctx: PpContext) -> str:
     """``dot_general`` and below it one ``name=value`` line per parameter (sub-jaxprs aside:
     they get clusters of their own)."""
     lines = [eqn.primitive.name]
-    for name in sorted(eqn.params):
+    for name in shown_params(eqn):  # those the printed jaxpr shows (``pretty.shown_params``)
         value = eqn.params[name]
         # NB: the printed jaxpr shows every parameter (``accuracy=None``, ...); a box in a
         # picture has less room, so parameters left at None are not drawn.
