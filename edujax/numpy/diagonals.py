@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from edujax import lax
-from edujax.numpy.creation import eye, tri, zeros_like
+from edujax.numpy.creation import arange, eye, tri, zeros_like
+from edujax.numpy.indexing import getitem
 from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import moveaxis
@@ -45,9 +46,11 @@ def triu(m: Any, k: int = 0) -> Any:
     return lax.select(below, zeros_like(a), a)
 
 
+@inner_jit(static_argnames=("offset", "axis1", "axis2"))
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """The k-th diagonal of the matrices formed by ``axis1`` and ``axis2`` (last axis
-    of the result). Built from slices: element i is ``a[i, i + offset]``."""
+    of the result): element i is ``a[..., i, i + offset]``, one gather with two index
+    vectors, as in JAX."""
     a = ensure_array("diagonal", a)
     if np.ndim(a) < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")
@@ -56,14 +59,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     a = moveaxis(a, (axis1, axis2), (-2, -1))
     length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
                                           shape[axis2] - builtins.max(offset, 0)))
-    rows = [i - builtins.min(offset, 0) for i in range(length)]
-    cols = [i + builtins.max(offset, 0) for i in range(length)]
-    ndim = np.ndim(a)
-    picked = [lax.index_in_dim(lax.index_in_dim(a, r, ndim - 2, False), c, ndim - 2, False)
-              for r, c in zip(rows, cols)]
-    if not picked:
-        return lax.full(np.shape(a)[:-2] + (0,), 0, a.dtype)
-    return lax.stack(picked, ndim - 2)
+    i = arange(length)
+    j = arange(builtins.abs(offset), builtins.abs(offset) + length)
+    # NB: JAX takes a platform_dependent branch for square 2-D matrices with offset 0 (a
+    # masked sum on TPUs' Mosaic compiler, this same gather elsewhere); edujax always gathers.
+    return getitem(a, (Ellipsis, i, j) if offset >= 0 else (Ellipsis, j, i))
 
 
 def diag(v: Any, k: int = 0) -> Any:
@@ -85,10 +85,15 @@ def _diag(v: Any, k: int) -> Any:
     return _where(eye(n, k=k, dtype=bool), lax.expand_dims(padded, (1,)), zero)
 
 
+@inner_jit(static_argnames=("axis1", "axis2", "dtype"))
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
           out: None = None) -> Any:
-    """The sum of the k-th diagonal: mask everything else with an eye, then sum."""
+    """The sum of the k-th diagonal: mask everything else with an eye, then sum.
+
+    ``offset`` is not static (as in JAX): a traced offset moves the mask, never a shape."""
     a = ensure_array("trace", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
     ndim = np.ndim(a)
     if canonicalize_axis(axis1, ndim) == canonicalize_axis(axis2, ndim):
         raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
