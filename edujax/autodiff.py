@@ -14,6 +14,7 @@ from edujax import core, dtypes, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
+from edujax.literals import canonicalize_scalar
 from edujax.tree_util import (Partial, register_pytree_node, tree_flatten, tree_map,
                               tree_structure, tree_transpose, tree_unflatten)
 from edujax.vmap import vmap
@@ -114,6 +115,9 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     returned from a jitted function, or passed into one, like any array container.
     """
     flat_p, in_tree = tree_flatten(primals)
+    # As in JAX, a Python number becomes a typed one (3.0 -> TypedFloat(3.0, dtype=float32)):
+    # a function that returns its input unchanged hands that back.
+    flat_p = [canonicalize_scalar(p) for p in flat_p]
     flat_fun = _Flat(fun, in_tree, has_aux)
     outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
