@@ -27,8 +27,6 @@ CASES = load("complex_recorded.json")
 # Known differences, each with its reason (strict: the test fails once they are fixed).
 KNOWN_DIFFERENCES = {
     "jaxpr_lax_fft": "JAX wraps lax.fft in an inner jit (jit[name=fft]); edujax inlines it",
-    "argmax_complex": "JAX's argmax of complex numbers fails inside XLA's lowering (an error "
-                      "from `gt`); edujax's argmax orders complex numbers lexicographically",
 }
 
 

@@ -18,8 +18,8 @@ from edujax.core import Primitive, ShapedArray
 from edujax.lax.base import (_axes, convert_element_type, full, full_like, reduce_sum,
                              reshape, transpose)
 from edujax.lax.complex_numbers import imag, real
-from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, le_to_p,
-                                    lt_to_p, max, min, mul, ne, select_n)
+from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
+                                    le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
@@ -106,16 +106,25 @@ def _arg_shape_rule(x: ShapedArray, *, axes, index_dtype) -> tuple[int, ...]:
     return reduce_shape_rule(x, axes=axes)
 
 
-def arg_reduction(name: str, np_fn) -> Primitive:
+def _arg_impl(np_fn, compare_p: Primitive, x: np.ndarray, *, axes, index_dtype) -> np.ndarray:
+    """The index of the largest (smallest) value. XLA finds it by comparing values with
+    ``gt`` (``lt``), which refuses complex numbers: tracing an argmax of complex numbers
+    works, running one fails with that comparison's error, as in JAX."""
+    if x.dtype.kind == "c":
+        aval = ShapedArray(x.shape, x.dtype)
+        core.abstract_eval_rules[compare_p](aval, aval)  # raises JAX's TypeError
+    return np_fn(x, axis=axes[0]).astype(index_dtype)
+
+
+def arg_reduction(name: str, np_fn, compare_p: Primitive) -> Primitive:
     return standard_primitive(
         name, _arg_shape_rule, lambda x, *, axes, index_dtype: np.dtype(index_dtype),
-        lambda x, *, axes, index_dtype: np_fn(x, axis=axes[0]).astype(index_dtype),
-        weak_type_rule=lambda x, **p: False)
+        partial(_arg_impl, np_fn, compare_p), weak_type_rule=lambda x, **p: False)
 
 
-argmax_p = arg_reduction("argmax", np.argmax)
+argmax_p = arg_reduction("argmax", np.argmax, gt_p)
 ad.defjvp_zero(argmax_p)
-argmin_p = arg_reduction("argmin", np.argmin)
+argmin_p = arg_reduction("argmin", np.argmin, lt_p)
 ad.defjvp_zero(argmin_p)
 
 
