@@ -25,9 +25,7 @@ from edujax import lax
 CASES = load("complex_recorded.json")
 
 # Known differences, each with its reason (strict: the test fails once they are fixed).
-KNOWN_DIFFERENCES = {
-    "jaxpr_lax_fft": "JAX wraps lax.fft in an inner jit (jit[name=fft]); edujax inlines it",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def _params():

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from edujax import dtypes, lax
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import asarray, ensure_arraylike
 
 

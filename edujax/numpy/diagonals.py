@@ -15,7 +15,7 @@ import numpy as np
 from edujax import lax
 from edujax.numpy.creation import arange, eye, tri, zeros_like
 from edujax.numpy.indexing import getitem
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import moveaxis
 from edujax.numpy.ufuncs import _where

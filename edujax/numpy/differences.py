@@ -16,7 +16,7 @@ from edujax.numpy.reductions import sum as _sum
 from edujax.numpy.shape_ops import concatenate, moveaxis, ravel
 from edujax.numpy.util import (broadcast_to, canonicalize_axis, check_arraylike, ensure_array,
                                promote_dtypes_inexact)
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 
 
 def _slice_along(a: Any, axis: int, start: int | None, stop: int | None) -> Any:

@@ -27,7 +27,7 @@ from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.ufuncs import _where, clip, remainder
 from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
                                check_arraylike, ensure_array, ensure_arraylike, promote_dtypes)
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 
 
 def _dtype(x: Any) -> np.dtype:

@@ -19,7 +19,7 @@ from edujax.errors import ConcretizationTypeError
 from edujax.numpy import linalg, reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros
 from edujax.numpy.diagonals import diag
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.products import dot, outer
 from edujax.numpy.shape_ops import atleast_1d, concatenate, expand_dims
 from edujax.numpy.signal import convolve

@@ -25,7 +25,7 @@ from edujax.numpy.diagonals import diag
 from edujax.numpy.ufuncs import _isnan, _where, clip
 from edujax.numpy.util import (canonicalize_axis, ensure_arraylike, promote_args_inexact,
                                promote_dtypes_inexact)
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 
 _METHODS = ["linear", "lower", "higher", "midpoint", "nearest"]
 
