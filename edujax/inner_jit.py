@@ -110,15 +110,28 @@ class _InnerJit:
         self.cache: OrderedDict = OrderedDict()
 
     def wrapper(self) -> Callable:
-        fun, staged = self.fun, self.staged
+        fun, staged, check_static = self.fun, self.staged, self.check_static
 
         @functools.wraps(fun)
         def call(*args: Any, **kwargs: Any) -> Any:
             if core._state.trace is core.eval_trace:
+                check_static(args, kwargs)
                 return fun(*args, **kwargs)  # eager: the body op by op, no tracing
             return staged(args, kwargs)
         call._inner_jit = self  # for tests and the curious: the cache and the statics
         return call
+
+    def check_static(self, args: tuple, kwargs: dict) -> None:
+        """Refuse what jit refuses even when nothing is traced: a static argument that cannot
+        be hashed (a list), since JAX's jit hashes its static arguments on every call."""
+        if not (self.static_nums or self.static_names):
+            return
+        static = [a for i, a in enumerate(args) if i in self.static_nums]
+        static += [v for k, v in kwargs.items() if k in self.static_names]
+        try:
+            hash(tuple(static))
+        except TypeError:
+            raise _unhashable_static(static) from None
 
     def staged(self, args: tuple, kwargs: dict) -> Any:
         """Bind one ``jit`` equation whose jaxpr is the body traced for these arguments."""

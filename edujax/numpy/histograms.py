@@ -18,6 +18,7 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import asarray, linspace, ones_like, zeros, zeros_like
 from edujax.numpy.differences import diff
@@ -66,6 +67,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *,
     return zeros(length, _dtype(weights)).at[clip(x, 0)].add(weights, mode="drop")
 
 
+@inner_jit(static_argnames=("right", "method"))
 def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Any:
     """The index of the bin each value falls in: ``i`` such that
     ``bins[i-1] <= x < bins[i]`` (``<`` and ``<=`` swapped if ``right``), for

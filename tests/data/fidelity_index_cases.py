@@ -1,0 +1,211 @@
+"""Programs recorded in fidelity_index_recorded.json: indexing and searching as JAX builds them.
+
+jnp.diagonal (a gather with two index vectors) and jnp.trace (a masked sum), both inner jits;
+jnp.searchsorted, a jitted binary search (a scan per query, vmapped over the query's
+dimensions) with its four methods, and the total-order comparisons it uses (lax.eq_to_p,
+lt_to_p, le_to_p); the inner jits of lax.fft, jnp.angle, jnp.isreal and jnp.round; the typed
+Python scalars (TypedFloat...) that vjp hands back; argmax of complex numbers, which fails
+when run. Values and printed jaxprs, under jit, vmap and grad. tests/test_fidelity_index.py
+replays them.
+
+    /tmp/jaxenv/bin/python tests/data/record_from_jax.py tests/data/fidelity_index_cases.py \\
+        tests/data/fidelity_index_recorded.json
+"""
+CASES: dict[str, str] = {}
+
+M = "jnp.arange(12.).reshape(3, 4)"
+T = "jnp.arange(24.).reshape(2, 3, 4)"
+SORTED = "jnp.array([0., 1., 1., 2., 5.])"
+Q = "jnp.array([[1.5, -2.0, 1.0], [7.0, 0.5, 2.0]])"
+Z = "jnp.array([1 + 2j, -0.5 + 0.25j, 3 - 1j])"
+X64 = ("jax.config.update('jax_enable_x64', True)\ntry:\n    {}\n"
+       "finally:\n    jax.config.update('jax_enable_x64', False)")
+
+
+def jaxpr(name: str, fn: str, *args: str) -> None:
+    CASES[name] = f"out = str(make_jaxpr({fn})({', '.join(args)}))"
+
+
+def value(name: str, expr: str) -> None:
+    CASES[name] = f"out = {expr}"
+
+
+# ---------------------------------------------------------------- diagonal and trace
+for name, fn, arg in [
+    ("diagonal[offset1]", "lambda a: jnp.diagonal(a, 1)", M),
+    ("diagonal[offset-1]", "lambda a: jnp.diagonal(a, -1)", M),
+    ("diagonal[offset_past_end]", "lambda a: jnp.diagonal(a, 5)", M),
+    ("diagonal[axes12]", "lambda a: jnp.diagonal(a, axis1=1, axis2=2)", T),
+    ("diagonal[axes20]", "lambda a: jnp.diagonal(a, 1, 2, 0)", T),
+    ("diagonal[int]", "jnp.diagonal", "jnp.arange(6).reshape(2, 3)"),
+    ("diagonal[grad_offset]", "jax.grad(lambda a: jnp.sum(jnp.diagonal(a, -1) ** 2))", M),
+    ("diagonal[method]", "lambda a: a.diagonal(1)", M),
+    ("diag[matrix]", "lambda a: jnp.diag(a, 1)", M),
+    ("trace[offset]", "lambda a: jnp.trace(a, 1)", M),
+    ("trace[axes]", "lambda a: jnp.trace(a, axis1=0, axis2=2)", T),
+    ("trace[dtype]", "lambda a: jnp.trace(a, dtype=jnp.int32)", M),
+    ("trace[traced_offset]", "lambda a, k: jnp.trace(a, k)", M + ", 1"),
+    ("trace[grad_offset]", "jax.grad(lambda a: jnp.trace(a, -1))", M),
+    ("trace[vmap_offset]", "jax.vmap(lambda a: jnp.trace(a, 1))", T),
+]:
+    jaxpr(name, fn, arg)
+for name, expr in {
+    "diagonal_value[offset1]": f"jnp.diagonal({M}, 1)",
+    "diagonal_value[offset-2]": f"jnp.diagonal({M}, -2)",
+    "diagonal_value[empty]": f"jnp.diagonal({M}, 4)",
+    "diagonal_value[3d]": f"jnp.diagonal({T}, 0, 2, 1)",
+    "diagonal_value[jit]": f"jax.jit(lambda a: jnp.diagonal(a, -1, 1, 0))({M})",
+    "diagonal_value[list]": "jnp.diagonal([[1, 2], [3, 4]])",
+    "diagonal_value[1d_error]": "jnp.diagonal(jnp.ones(3))",
+    "diagonal_value[traced_offset_error]": "jax.jit(jnp.diagonal)(jnp.ones((2, 2)), 1)",
+    "trace_value[offset]": f"jnp.trace({M}, -1)",
+    "trace_value[jit_offset]": f"jax.jit(jnp.trace)({M}, 2)",
+    "trace_value[out_error]": f"jnp.trace({M}, out=1)",
+    "trace_value[same_axes_error]": f"jnp.trace({M}, axis1=1, axis2=-1)",
+    "trace_value[grad]": f"jax.grad(lambda a: jnp.trace(a, 1))({M})",
+}.items():
+    value(name, expr)
+
+# ---------------------------------------------------------------- searchsorted
+for name, fn, args in [
+    ("searchsorted[right]", f"lambda v: jnp.searchsorted({SORTED}, v, side='right')", [Q]),
+    ("searchsorted[scalar]", f"lambda v: jnp.searchsorted({SORTED}, v)", ["1.5"]),
+    ("searchsorted[vector]", "jnp.searchsorted", [SORTED, "jnp.array([0.5, 1.0])"]),
+    ("searchsorted[int]", "jnp.searchsorted", ["jnp.array([1, 3, 3, 9])", "jnp.array([3, 4])"]),
+    ("searchsorted[promote]", "jnp.searchsorted", ["jnp.array([1, 3, 9])", "jnp.array([2.5])"]),
+    ("searchsorted[compare_all]",
+     "lambda a, v: jnp.searchsorted(a, v, method='compare_all')", [SORTED, Q]),
+    ("searchsorted[compare_all_right]",
+     "lambda a, v: jnp.searchsorted(a, v, side='right', method='compare_all')",
+     [SORTED, "jnp.array([1.0, 3.0])"]),
+    ("searchsorted[scan_unrolled]",
+     "lambda a, v: jnp.searchsorted(a, v, method='scan_unrolled')",
+     [SORTED, "jnp.array([1.0, 3.0])"]),
+    ("searchsorted[sort]", "lambda a, v: jnp.searchsorted(a, v, method='sort')",
+     [SORTED, "jnp.array([1.0, 3.0])"]),
+    ("searchsorted[sort_right]",
+     "lambda a, v: jnp.searchsorted(a, v, side='right', method='sort')",
+     [SORTED, "jnp.array([1.0, 3.0])"]),
+    ("searchsorted[sorter]", "lambda a, v, s: jnp.searchsorted(a, v, sorter=s)",
+     ["jnp.array([5., 0., 2.])", "jnp.array([1.0])", "jnp.array([1, 2, 0])"]),
+    ("searchsorted[empty]", "jnp.searchsorted", ["jnp.zeros(0)", "jnp.array([1.0, 2.0])"]),
+    ("searchsorted[vmap_both]", "jax.vmap(jnp.searchsorted)",
+     ["jnp.array([[0., 1., 2.], [1., 2., 3.]])", "jnp.array([1.5, 0.5])"]),
+    ("searchsorted[grad_of_query_user]",
+     f"jax.grad(lambda v: v * jnp.searchsorted({SORTED}, v))", ["1.5"]),
+    ("searchsorted[digitize]", "lambda x: jnp.digitize(x, jnp.array([0., 1., 2.5]))", [Q]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "searchsorted_value[left]": f"jnp.searchsorted({SORTED}, {Q})",
+    "searchsorted_value[right]": f"jnp.searchsorted({SORTED}, {Q}, side='right')",
+    "searchsorted_value[nan]": "jnp.searchsorted(jnp.array([1., 2., jnp.nan]), "
+                               "jnp.array([jnp.nan, 2., -jnp.inf, jnp.inf]))",
+    "searchsorted_value[nan_right]": "jnp.searchsorted(jnp.array([1., jnp.nan, jnp.nan]), "
+                                     "jnp.array([jnp.nan, 1.]), side='right')",
+    "searchsorted_value[signed_zero]": "jnp.searchsorted(jnp.array([-1., -0., 0., 1.]), "
+                                       "jnp.array([0., -0.]))",
+    "searchsorted_value[compare_all]": f"jnp.searchsorted({SORTED}, {Q}, method='compare_all')",
+    "searchsorted_value[sort]": f"jnp.searchsorted({SORTED}, {Q}, side='right', method='sort')",
+    "searchsorted_value[unrolled]": f"jnp.searchsorted({SORTED}, {Q}, method='scan_unrolled')",
+    "searchsorted_value[uint8]": "jnp.searchsorted(jnp.array([0, 10, 200], jnp.uint8), "
+                                 "jnp.array([5, 255], jnp.uint8))",
+    "searchsorted_value[bool]": "jnp.searchsorted(jnp.array([False, True, True]), True)",
+    "searchsorted_value[empty]": "jnp.searchsorted(jnp.zeros(0), jnp.array([1.0]))",
+    "searchsorted_value[jit]": f"jax.jit(jnp.searchsorted)({SORTED}, {Q})",
+    "searchsorted_value[vmap]": f"jax.vmap(jnp.searchsorted, (None, 0))({SORTED}, {Q})",
+    "searchsorted_value[bad_method]": "jnp.searchsorted(jnp.arange(3), 1, method='bisect')",
+    "searchsorted_value[2d_error]": "jnp.searchsorted(jnp.ones((2, 2)), 1)",
+    "searchsorted_value[x64]": X64.format(
+        "out = jnp.searchsorted(jnp.array([1., 2., 3.]), jnp.array([2.5]))"),
+    "digitize_value": f"jnp.digitize({Q}, jnp.array([0., 1., 2.5]))",
+    "eq_to": "lax.eq_to_p.bind(jnp.array([0., -0., jnp.nan, 1.]), "
+             "jnp.array([-0., -0., jnp.nan, 1.]))",
+    "lt_to": "lax.lt_to_p.bind(jnp.array([-0., jnp.nan, 1., -jnp.inf, 2.]), "
+             "jnp.array([0., jnp.inf, jnp.nan, 0., 2.]))",
+    "le_to[int]": "lax.le_to_p.bind(jnp.array([1, 2, 3]), jnp.array([2, 2, 2]))",
+    "lt_to[jaxpr]": "str(make_jaxpr(lax.lt_to_p.bind)(1., 2.))",
+}.items():
+    value(name, expr)
+
+# ---------------------------------------------------------------- inner jits of lax.fft & co.
+for name, fn, arg in [
+    ("fft[jnp]", "jnp.fft.fft", "jnp.array([0.5, -1.5, 2.0])"),
+    ("fft[rfft]", "lambda x: lax.fft(x, 'rfft', (3,))", "jnp.array([0.5, -1.5, 2.0])"),
+    ("fft[no_lengths]", "lambda x: lax.fft(x, 'fft', ())", "jnp.array([0.5, -1.5, 2.0])"),
+    ("fft[enum]", "lambda x: lax.fft(x, lax.FftType.IFFT, (2,))", "jnp.ones((2, 2))"),
+    ("fft[vmap_ifft]", "jax.vmap(jnp.fft.ifft)", "jnp.ones((2, 3))"),
+    ("fft[fft2]", "jnp.fft.fft2", "jnp.ones((2, 3))"),
+    ("fft[irfftn]", "jnp.fft.irfftn", "jnp.ones((2, 3))"),
+    ("fft[grad_rfft_even]", "jax.grad(lambda x: jnp.fft.rfft(x).real.sum())",
+     "jnp.array([0.5, -1.5, 2.0, 1.0])"),
+    ("fft[grad_rfft_odd]", "jax.grad(lambda x: lax.fft(x, 'rfft', (3,)).real.sum())",
+     "jnp.array([0.5, -1.5, 2.0])"),
+    ("fft[grad_irfft]", "jax.grad(lambda z: jnp.fft.irfft(z).sum())",
+     "jnp.array([1 + 1j, 2, 3j])"),
+    ("fft[grad_fft]", "jax.grad(lambda x: jnp.fft.fft(x).imag.sum())",
+     "jnp.array([0.5, -1.5, 2.0])"),
+    ("angle[deg]", "lambda z: jnp.angle(z, deg=True)", Z),
+    ("angle[real]", "jnp.angle", "jnp.array([1.0, -2.0])"),
+    ("angle[int]", "jnp.angle", "jnp.array([1, -2])"),
+    ("isreal[real]", "jnp.isreal", "jnp.array([1.0, -2.0])"),
+    ("round[decimals]", "lambda z: jnp.round(z, 2)", Z),
+    ("round[float]", "jnp.round", "jnp.array([0.5, 1.5, -2.5])"),
+    ("round[float_decimals]", "lambda x: jnp.round(x, 1)", "jnp.array([0.25, 1.35])"),
+    ("round[method]", "lambda z: z.round(1)", Z),
+    ("around", "jnp.around", Z),
+]:
+    jaxpr(name, fn, arg)
+for name, expr in {
+    "fft_value[list_lengths_error]": "lax.fft(jnp.ones(3), 'fft', [3])",
+    "fft_value[vmap]": "jax.vmap(jnp.fft.fft)(jnp.array([[1., 2.], [3., 5.]]))",
+    "fft_value[grad_rfft]": "jax.grad(lambda x: jnp.fft.rfft(x).real.sum())"
+                            "(jnp.array([0.5, -1.5, 2.0, 1.0]))",
+    "fft_value[grad_irfft]": "jax.grad(lambda z: jnp.fft.irfft(z).sum())"
+                             "(jnp.array([1 + 1j, 2, 3j]))",
+    "round_value[complex]": f"jnp.round({Z} * 1.2345)",
+    "round_value[out_error]": "jnp.round(jnp.ones(2), out=1)",
+    "round_value[bool_error]": "jnp.round(jnp.array([True]))",
+    "angle_value[deg]": f"[round(float(d), 3) for d in jnp.angle({Z}, deg=True)]",
+    "isreal_value": "jnp.isreal(jnp.array([1 + 0j, 2j]))",
+}.items():
+    value(name, expr)
+
+# ---------------------------------------------------------------- typed scalars from vjp
+for name, expr in {
+    "typed[grad_aux]": "jax.grad(lambda x: (x ** 2, x), has_aux=True)(3.0)",
+    "typed[grad_aux_tree]": "jax.grad(lambda x: (x ** 2, {'x': x, 'n': 2}), has_aux=True)(3.0)",
+    "typed[value_and_grad_aux]": "jax.value_and_grad(lambda x: (x ** 2, x), has_aux=True)(3.0)",
+    "typed[vjp_identity]": "jax.vjp(lambda x: x, 3.0)[0]",
+    "typed[vjp_aux]": "jax.vjp(lambda x: (x * 2, x), 3.0, has_aux=True)[2]",
+    "typed[vjp_int_bool]": "jax.vjp(lambda x, b: (x, b), 1, True)[0]",
+    "typed[vjp_complex]": "jax.vjp(lambda z: z, 1 + 2j)[0]",
+    "typed[vjp_array_untouched]": "jax.vjp(lambda x: x, jnp.ones(2))[0]",
+    "typed[jvp_untyped]": "jax.jvp(lambda x: (x, x), (3.0,), (1.0,))",
+    "typed[linearize_untyped]": "jax.linearize(lambda x: x, 3.0)[0]",
+    "typed[nondiff_untyped]": "jax.grad(lambda x, y: (x * y, y), has_aux=True)(3.0, 2.0)",
+    "typed[str]": "str(jax.vjp(lambda x: x, 3.0)[0])",
+    "typed[x64]": X64.format("out = jax.vjp(lambda x: x, 3.0)[0]"),
+    "typed[tuple_output_error]": "jax.grad(lambda x: (x, x))(1.0)",
+    "jacrev[aux]": "jax.jacrev(lambda x: (jnp.sin(x), {'a': x, 'b': 2 * x}), has_aux=True)"
+                   "(jnp.array([1.0, 2.0]))",
+    "jacrev[aux_scalar]": "jax.jacrev(lambda x: (x, x), has_aux=True)(3.0)",
+    "jacfwd[aux]": "jax.jacfwd(lambda x: (jnp.sin(x), {'a': x, 'b': 2 * x}), has_aux=True)"
+                   "(jnp.array([1.0, 2.0]))",
+    "jacfwd[aux_scalar]": "jax.jacfwd(lambda x: (x, x), has_aux=True)(3.0)",
+    "hessian[aux]": "jax.hessian(lambda x: (jnp.sum(jnp.sin(x)), x ** 2), has_aux=True)"
+                    "(jnp.array([1.0, 2.0]))",
+}.items():
+    value(name, expr)
+
+# ---------------------------------------------------------------- argmax of complex numbers
+for name, expr in {
+    "argmax_complex[jaxpr]": f"str(make_jaxpr(jnp.argmax)({Z}))",
+    "argmin_complex": f"jnp.argmin({Z})",
+    "argmax_complex[jit]": f"jax.jit(jnp.argmax)({Z})",
+    "argmax_complex[lax]": f"lax.argmax({Z}, 0, jnp.int32)",
+    "argmax_complex[axis]": f"jnp.argmax(jnp.stack([{Z}, {Z}]), axis=1)",
+    "nanargmax_complex": f"jnp.nanargmax({Z})",
+    "max_complex": f"jnp.max({Z})",
+}.items():
+    value(name, expr)
