@@ -1,7 +1,8 @@
 """Indexing and searching as JAX builds them (issue 17), and what came with them.
 
 * Programs recorded from real JAX 0.10.2 (tests/data/fidelity_index_cases.py ->
-  fidelity_index_recorded.json): jnp.diagonal's gather and jnp.trace's mask, jnp.searchsorted's
+  fidelity_index_recorded.json): jnp.diagonal's gather (and, for a square matrix, JAX's
+  lax.platform_dependent choice of it), jnp.trace's mask, jnp.searchsorted's
   jitted binary search and its methods, the total-order comparisons, the inner jits of
   lax.fft, jnp.angle, jnp.isreal and jnp.round, the typed scalars vjp hands back, argmax of
   complex numbers. Printed jaxprs compared character for character, values by repr.

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from edujax import lax
+from edujax import dtypes, lax
 from edujax.numpy.creation import arange, eye, tri, zeros_like
 from edujax.numpy.indexing import getitem
 from edujax.inner_jit import inner_jit
@@ -55,15 +55,26 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     if np.ndim(a) < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")
     offset = operator.index(offset)
-    shape = np.shape(a)
-    a = moveaxis(a, (axis1, axis2), (-2, -1))
-    length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
-                                          shape[axis2] - builtins.max(offset, 0)))
-    i = arange(length)
-    j = arange(builtins.abs(offset), builtins.abs(offset) + length)
-    # NB: JAX takes a platform_dependent branch for square 2-D matrices with offset 0 (a
-    # masked sum on TPUs' Mosaic compiler, this same gather elsewhere); edujax always gathers.
-    return getitem(a, (Ellipsis, i, j) if offset >= 0 else (Ellipsis, j, i))
+
+    def gather_diagonal(a: Any) -> Any:
+        shape = np.shape(a)
+        a = moveaxis(a, (axis1, axis2), (-2, -1))
+        length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
+                                              shape[axis2] - builtins.max(offset, 0)))
+        i = arange(length)
+        j = arange(builtins.abs(offset), builtins.abs(offset) + length)
+        return getitem(a, (Ellipsis, i, j) if offset >= 0 else (Ellipsis, j, i))
+
+    shape, dtype = np.shape(a), dtypes.dtype_and_weak(a)[0]
+    if shape[0] != shape[1] or len(shape) != 2 or offset != 0 or dtype == np.bool_:
+        return gather_diagonal(a)
+    # A square matrix's main diagonal: JAX keeps a second way for TPUs' Mosaic compiler,
+    # a column sum of the matrix times the identity, and lets the platform choose. On
+    # every other platform (and so in edujax) the gather runs.
+    identity = eye(shape[0], dtype=dtype)
+    return lax.platform_dependent(
+        a, default=gather_diagonal,
+        mosaic=lambda a: lax.reduce_sum(lax.mul(identity, a), (0,)))
 
 
 def diag(v: Any, k: int = 0) -> Any:

@@ -1,6 +1,7 @@
 """Programs recorded in fidelity_index_recorded.json: indexing and searching as JAX builds them.
 
-jnp.diagonal (a gather with two index vectors) and jnp.trace (a masked sum), both inner jits;
+jnp.diagonal (a gather with two index vectors; for a square matrix, a lax.platform_dependent
+cond between it and a masked sum) and jnp.trace (a masked sum), both inner jits;
 jnp.searchsorted, a jitted binary search (a scan per query, vmapped over the query's
 dimensions) with its four methods, and the total-order comparisons it uses (lax.eq_to_p,
 lt_to_p, le_to_p); the inner jits of lax.fft, jnp.angle, jnp.isreal and jnp.round; the typed
@@ -41,6 +42,22 @@ for name, fn, arg in [
     ("diagonal[grad_offset]", "jax.grad(lambda a: jnp.sum(jnp.diagonal(a, -1) ** 2))", M),
     ("diagonal[method]", "lambda a: a.diagonal(1)", M),
     ("diag[matrix]", "lambda a: jnp.diag(a, 1)", M),
+    ("diagonal[square]", "jnp.diagonal", "jnp.arange(9.).reshape(3, 3)"),
+    ("diagonal[square_offset]", "lambda a: jnp.diagonal(a, 1)", "jnp.arange(9.).reshape(3, 3)"),
+    ("diagonal[square_bool]", "jnp.diagonal", "jnp.eye(2, dtype=bool)"),
+    ("diagonal[square_vmap]", "jax.vmap(jnp.diagonal)", "jnp.ones((2, 2, 2))"),
+    ("diagonal[square_grad]", "jax.grad(lambda a: jnp.sum(jnp.diagonal(a)))", "jnp.ones((2, 2))"),
+    ("diagonal[square_jit]", "jax.jit(jnp.diagonal)", "jnp.ones((2, 2))"),
+    ("diagonal[square_3d]", "jnp.diagonal", "jnp.ones((2, 2, 2))"),
+    ("trace[square]", "jnp.trace", "jnp.ones((2, 2))"),
+    ("platform_dependent", "lambda p: lax.platform_dependent(p, cpu=jnp.sin, default=jnp.cos)",
+     "1."),
+    ("platform_dependent[tpu]", "lambda p: lax.platform_dependent(p, tpu=jnp.sin, "
+     "cuda=jnp.sin, default=jnp.cos)", "1."),
+    ("platform_dependent[vmap]", "jax.vmap(lambda p: lax.platform_dependent(p, cpu=jnp.sin, "
+     "default=jnp.cos))", "jnp.ones(2)"),
+    ("platform_dependent[jvp]", "lambda p: jax.jvp(lambda p: lax.platform_dependent(p, "
+     "tpu=jnp.sin, default=jnp.cos), (p,), (1.,))", "1."),
     ("trace[offset]", "lambda a: jnp.trace(a, 1)", M),
     ("trace[axes]", "lambda a: jnp.trace(a, axis1=0, axis2=2)", T),
     ("trace[dtype]", "lambda a: jnp.trace(a, dtype=jnp.int32)", M),
@@ -54,6 +71,22 @@ for name, expr in {
     "diagonal_value[offset-2]": f"jnp.diagonal({M}, -2)",
     "diagonal_value[empty]": f"jnp.diagonal({M}, 4)",
     "diagonal_value[3d]": f"jnp.diagonal({T}, 0, 2, 1)",
+    "diagonal_value[square]": "jnp.diagonal(jnp.arange(9.).reshape(3, 3))",
+    "platform_dependent_value": "lax.platform_dependent(1., cpu=jnp.sin, default=jnp.cos)",
+    "platform_dependent_value[default]": "lax.platform_dependent(1., tpu=jnp.sin, "
+                                         "default=jnp.cos)",
+    "platform_dependent_value[jit]": "jax.jit(lambda p: lax.platform_dependent(p, tpu=jnp.sin, "
+                                     "default=jnp.cos))(1.)",
+    "platform_dependent_value[grad]": "jax.grad(lambda p: lax.platform_dependent(p, "
+                                      "tpu=jnp.sin, default=jnp.cos))(1.)",
+    "platform_dependent_value[vmap_grad]": "jax.vmap(jax.grad(lambda p: lax.platform_dependent("
+                                           "p, cpu=jnp.sin, default=jnp.cos)))(jnp.ones(2))",
+    "platform_dependent_value[gpu_error]": "lax.platform_dependent(1., gpu=jnp.sin)",
+    "platform_dependent_value[not_callable]": "lax.platform_dependent(1., cpu=2)",
+    "platform_dependent_value[default_not_callable]": "lax.platform_dependent(1., default=2)",
+    "platform_dependent_value[shared_branch]": "str(make_jaxpr(lambda p: lax.platform_dependent("
+                                               "p, cpu=jnp.sin, cuda=jnp.sin))(1.))",
+    "diagonal_value[square_jit]": "jax.jit(jnp.diagonal)(jnp.arange(9.).reshape(3, 3))",
     "diagonal_value[jit]": f"jax.jit(lambda a: jnp.diagonal(a, -1, 1, 0))({M})",
     "diagonal_value[list]": "jnp.diagonal([[1, 2], [3, 4]])",
     "diagonal_value[1d_error]": "jnp.diagonal(jnp.ones(3))",
