@@ -1,4 +1,4 @@
-"""``@inner_jit``: the ``jit`` that JAX puts around many jax.numpy functions.
+"""``@inner_jit``: the ``jit`` that JAX puts around many jax.numpy (and a few lax) functions.
 
 JAX decorates a good part of ``jax.numpy`` with its own ``jit``: ``jnp.where`` is
 ``@jit def _where(condition, x, y)``, ``jnp.clip`` is ``@jit def clip(...)``,
@@ -14,8 +14,9 @@ def _var(...)``. Nobody notices when running code, but it shows in every jaxpr::
         ] b a 0.0:f32[]
       in (c,) }
 
-So edujax does the same, with one decorator. A jnp function declares its inner jit
-like this (the name printed is the function's ``__name__``, so keep JAX's)::
+So edujax does the same, with one decorator. It lives here, below lax, because lax uses
+it too (``lax.fft`` is ``@jit(static_argnums=(1, 2))`` in JAX). A function declares its
+inner jit like this (the name printed is the function's ``__name__``, so keep JAX's)::
 
     @inner_jit                                   # every argument traced
     def _where(condition, x, y): ...

@@ -31,8 +31,8 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
-from edujax.interpreters import ad, batching
 from edujax.inner_jit import inner_jit
+from edujax.interpreters import ad, batching
 from edujax.lax.base import convert_element_type, expand_dims, full_like
 from edujax.lax.complex_numbers import complex_dtype, conj, real_dtype
 from edujax.lax.dynamic_slicing import dynamic_update_slice

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy.creation import arange, eye, tri, zeros_like
 from edujax.numpy.indexing import getitem
-from edujax.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import moveaxis
 from edujax.numpy.ufuncs import _where

@@ -20,6 +20,7 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros_like
 from edujax.numpy.shape_ops import broadcast_arrays, concatenate, moveaxis, ravel, stack
@@ -27,7 +28,6 @@ from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.ufuncs import _where, clip, remainder
 from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
                                check_arraylike, ensure_array, ensure_arraylike, promote_dtypes)
-from edujax.inner_jit import inner_jit
 
 
 def _dtype(x: Any) -> np.dtype:

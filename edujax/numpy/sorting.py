@@ -15,9 +15,9 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.lax.reductions import sort_le_comparator, sort_lt_comparator
 from edujax.numpy.indexing import getitem
-from edujax.inner_jit import inner_jit
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import ravel
 from edujax.numpy.ufuncs import _where, add, floor_divide, subtract

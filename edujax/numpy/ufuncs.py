@@ -21,9 +21,9 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.inner_jit import inner_jit
 from edujax.lax import special as lax_special
 from edujax.numpy.complex_numbers import imag, iscomplexobj, real
-from edujax.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
