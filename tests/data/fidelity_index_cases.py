@@ -242,3 +242,17 @@ for name, expr in {
     "max_complex": f"jnp.max({Z})",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- under x64
+for name, code in {
+    "x64[searchsorted]": "out = str(make_jaxpr(lambda v: jnp.searchsorted(jnp.array([0., 1., 2.]), "
+                         "v))(jnp.array([0.5, 2.5])))",
+    "x64[searchsorted_sort]": "out = str(make_jaxpr(lambda v: jnp.searchsorted(jnp.array([0, 1, 2]), "
+                              "v, method='sort'))(jnp.array([1, 3])))",
+    "x64[diagonal]": "out = str(make_jaxpr(lambda a: jnp.diagonal(a, 1))(jnp.ones((2, 3))))",
+    "x64[trace]": "out = str(make_jaxpr(lambda a: jnp.trace(a, 1))(jnp.ones((2, 3))))",
+    "x64[typed_int]": "out = jax.vjp(lambda x: x, 3)[0]",
+    "x64[grad_rfft]": "out = str(make_jaxpr(jax.grad(lambda x: jnp.fft.rfft(x).real.sum()))"
+                      "(jnp.ones(4)))",
+}.items():
+    CASES[name] = X64.format(code)
