@@ -99,7 +99,7 @@ from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
                                 scatter_apply, scatter_max, scatter_min, scatter_mul,
                                 scatter_sub, gather_p, scatter_p, scatter_add_p, scatter_max_p,
                                 scatter_min_p, scatter_mul_p, scatter_sub_p)
-from edujax.lax.control_flow.conditionals import cond_p, platform_dependent, platform_index_p
+from edujax.lax.control_flow.conditionals import cond_p, platform_dependent
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p
