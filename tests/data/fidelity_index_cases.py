@@ -256,3 +256,53 @@ for name, code in {
                       "(jnp.ones(4)))",
 }.items():
     CASES[name] = X64.format(code)
+
+# ---------------------------------------------------------------- take and take_along_axis
+V4 = "jnp.array([3., 1., 2., 5.])"
+for name, fn, args in [
+    ("take", "lambda x: jnp.take(x, jnp.array([0, 2, -1]))", [V4]),
+    ("take[axis]", "lambda x: jnp.take(x, jnp.array([0, 2]), axis=1)", [M]),
+    ("take[2d_indices]", "lambda x: jnp.take(x, jnp.array([[0], [2]]), axis=0)", [M]),
+    ("take[scalar]", "lambda x: jnp.take(x, 1)", [V4]),
+    ("take[wrap]", "lambda x: jnp.take(x, jnp.array([5, -1]), mode='wrap')", [V4]),
+    ("take[clip]", "lambda x: jnp.take(x, jnp.array([5, -1]), mode='clip')", [V4]),
+    ("take[fill_value]", "lambda x: jnp.take(x, jnp.array([9]), fill_value=-1.)", [V4]),
+    ("take[grad]", "jax.grad(lambda x: jnp.take(x, jnp.array([0, 0, 3])).sum())", [V4]),
+    ("take[vmap]", "jax.vmap(lambda x: jnp.take(x, jnp.array([1, 0])))", [M]),
+    ("take_along_axis", "lambda x: jnp.take_along_axis(x, jnp.array([[0], [1], [2]]), axis=1)",
+     [M]),
+    ("take_along_axis[batched]", "lambda x: jnp.take_along_axis(x, jnp.array([[0, 3], [1, 1], "
+     "[2, -1]]), axis=1)", [M]),
+    ("take_along_axis[axis0]", "lambda x: jnp.take_along_axis(x, jnp.array([[2, 0, 1, 1]]), "
+     "axis=0)", [M]),
+    ("take_along_axis[squeeze]", "lambda x: jnp.take_along_axis(x, jnp.zeros((1, 3, 2), int), "
+     "axis=2)", ["jnp.ones((2, 1, 4))"]),
+    ("take_along_axis[none]", "lambda x: jnp.take_along_axis(x, jnp.array([5, 0]), axis=None)",
+     [M]),
+    ("take_along_axis[uint8]", "lambda x: jnp.take_along_axis(x, jnp.array([[1], [0], [2]], "
+     "jnp.uint8), axis=1)", [M]),
+    ("take_along_axis[promise]", "lambda x: jnp.take_along_axis(x, jnp.array([[1], [0], [2]]), "
+     "axis=1, mode='promise_in_bounds')", [M]),
+    ("take_along_axis[argsort]", "lambda x: jnp.take_along_axis(x, jnp.argsort(x), axis=-1)", [M]),
+    ("take_along_axis[grad]", "jax.grad(lambda x: jnp.take_along_axis(x, jnp.array([[1], [2], "
+     "[0]]), 1).sum())", [M]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "take_value": f"jnp.take({M}, jnp.array([[0, 13], [-1, 5]]))",
+    "take_value[jit]": f"jax.jit(lambda x: jnp.take(x, jnp.array([2, -1, 5]), axis=1))({M})",
+    "take_value[list_error]": f"jnp.take({M}, [0, 1])",
+    "take_value[raise]": f"jnp.take({M}, jnp.array([0]), mode='raise')",
+    "take_value[bad_mode]": f"jnp.take({M}, jnp.array([0]), mode='nearest')",
+    "take_value[empty_axis]": "jnp.take(jnp.ones((0, 2)), jnp.array([0]), axis=0)",
+    "take_value[empty_indices]": f"jnp.take({M}, jnp.zeros((0,), int), axis=1)",
+    "take_along_axis_value": f"jnp.take_along_axis({M}, jnp.array([[0, 3], [9, -1], [-5, 2]]), "
+                             "axis=1)",
+    "take_along_axis_value[jit]": f"jax.jit(lambda x: jnp.take_along_axis(x, jnp.array([[2, 0, "
+                                  f"1, 1]]), axis=0))({M})",
+    "take_along_axis_value[float_error]": f"jnp.take_along_axis({M}, jnp.ones((3, 1)), axis=1)",
+    "take_along_axis_value[rank_error]": f"jnp.take_along_axis({M}, jnp.array([1]), axis=1)",
+    "take_along_axis_value[empty_axis]": "jnp.take_along_axis(jnp.ones((2, 0)), "
+                                         "jnp.zeros((2, 3), int), axis=1)",
+}.items():
+    value(name, expr)
