@@ -18,9 +18,11 @@ from edujax.errors import ConcretizationTypeError
 from edujax.inner_jit import inner_jit
 from edujax.lax.reductions import sort_le_comparator, sort_lt_comparator
 from edujax.numpy.indexing import getitem
-from edujax.numpy.reductions import sum
-from edujax.numpy.shape_ops import ravel
-from edujax.numpy.ufuncs import _where, add, floor_divide, subtract
+from edujax.numpy.creation import arange, zeros
+from edujax.numpy.reductions import cumsum, sum
+from edujax.numpy.shape_ops import atleast_1d, ravel, reshape, transpose, vstack
+from edujax.numpy.ufuncs import (_where, add, clip, floor_divide, greater_equal, not_equal,
+                                 remainder, subtract)
 from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensure_arraylike,
                                promote_dtypes)
 from edujax.vmap import vmap
@@ -208,18 +210,39 @@ def _pad_to(values: np.ndarray, size: int, fill: Any) -> np.ndarray:
 def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple:
     """Indices of the non-zero elements, one array per dimension.
 
-    The number of results depends on the data, so ``a`` must be concrete, or
-    ``size`` given (results are then cut or padded with ``fill_value``, default 0).
+    The number of results depends on the data, so ``a`` must be concrete, or ``size``
+    given (results are then cut or padded with ``fill_value``, default 0). Computed as JAX
+    does, with no data-dependent shape: count the non-zeros before each element
+    (``cumsum``), histogram those counts (``bincount``): the running sum of that histogram
+    is, at position k, the flat index of the k-th non-zero. Then unravel the flat indices.
     """
-    check_arraylike("nonzero", a)
-    if np.ndim(a) == 0:
+    arr = asarray(ensure_arraylike("nonzero", a)[0])
+    if np.ndim(arr) == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "jnp.atleast_1d(scalar).nonzero() instead.")
-    idx = np.nonzero(_concrete_value(a, "nonzero"))
-    if size is not None:
-        fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * len(idx)
-        idx = tuple(_pad_to(i, size, 0 if f is None else f) for i, f in zip(idx, fills))
-    return tuple(Array(i.astype(dtypes.int_dtype())) for i in idx)
+    mask = arr if arr.dtype == np.bool_ else not_equal(arr, 0)
+    n = size if size is not None else int(_concrete_value(sum(mask), "nonzero"))
+    if np.size(arr) == 0 or n == 0:
+        return tuple(zeros(n, int) for _ in np.shape(arr))
+    flat_indices = cumsum(_bincount(cumsum(mask), length=n))
+    shape = np.shape(arr)
+    strides = (np.cumprod(shape[::-1])[::-1] // shape).astype(flat_indices.dtype)
+    out = tuple(remainder(floor_divide(flat_indices, stride), dim)
+                for stride, dim in zip(strides, shape))
+    if fill_value is not None:
+        fills = fill_value if isinstance(fill_value, tuple) else np.ndim(arr) * (fill_value,)
+        if any(np.shape(f) != () for f in fills):
+            raise ValueError(f"fill_value must be a scalar or a tuple of length {np.ndim(arr)}; "
+                             f"got {fill_value}")
+        past_end = greater_equal(arange(n), sum(mask))
+        out = tuple(_where(past_end, f, entry) for f, entry in zip(fills, out))
+    return out
+
+
+def _bincount(x: Any, length: int) -> Any:
+    """How many times each of 0..length-1 occurs in ``x``: ``jnp.bincount(x, length=length)``
+    (histograms.py, which imports this module), whose body is this one line."""
+    return zeros(length, int).at[clip(x, 0)].add(np.array(1, dtypes.int_dtype()), mode="drop")
 
 
 def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
@@ -229,11 +252,11 @@ def flatnonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> A
 
 def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     """The indices of the non-zero elements, one row per element."""
-    check_arraylike("argwhere", a)
-    value = _concrete_value(a, "argwhere")
-    idx = nonzero(np.atleast_1d(value), size=size, fill_value=fill_value)
-    rows = np.stack([np.asarray(i) for i in idx], axis=1)
-    return Array(rows[:, :np.ndim(value)].astype(dtypes.int_dtype()))
+    a, = ensure_arraylike("argwhere", a)
+    result = transpose(vstack(nonzero(atleast_1d(a), size=size, fill_value=fill_value)))
+    if np.ndim(a) == 0:
+        return reshape(result[:0], (np.shape(result)[0], 0))
+    return reshape(result, (np.shape(result)[0], np.ndim(a)))
 
 
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,

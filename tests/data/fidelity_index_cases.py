@@ -306,3 +306,35 @@ for name, expr in {
                                          "jnp.zeros((2, 3), int), axis=1)",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- select, nonzero, argwhere
+for name, fn, args in [
+    ("select", "lambda x: jnp.select([x > 1, x > 2], [x, -x], 0.)", [V4]),
+    ("select[default_array]", "lambda x: jnp.select([x > 1], [x], x * 2)", [V4]),
+    ("broadcast_arrays[scalar]", "lambda x: jnp.broadcast_arrays(False, x > 0)", [V4]),
+    ("broadcast_to[scalar]", "lambda x: jnp.broadcast_to(2.0, (3,)) + x", ["1."]),
+    ("nonzero[size]", "lambda x: jnp.nonzero(x > 1, size=3)", [V4]),
+    ("nonzero[size_fill]", "lambda x: jnp.nonzero(x, size=2, fill_value=-1)", [M]),
+    ("nonzero[size_fill_tuple]", "lambda x: jnp.nonzero(x, size=2, fill_value=(-1, -2))", [M]),
+    ("nonzero[size_zero]", "lambda x: jnp.nonzero(x, size=0)", [M]),
+    ("nonzero[vmap]", "jax.vmap(lambda x: jnp.nonzero(x, size=2)[0])", [M]),
+    ("flatnonzero[size]", "lambda x: jnp.flatnonzero(x, size=3)", [M]),
+    ("argwhere[size]", "lambda x: jnp.argwhere(x > 1, size=3)", [V4]),
+    ("argwhere[size_2d]", "lambda x: jnp.argwhere(x, size=2, fill_value=9)", [M]),
+    ("argwhere[scalar]", "lambda x: jnp.argwhere(x, size=1)", ["1."]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "nonzero_value": f"jnp.nonzero({M} % 3 == 0)",
+    "nonzero_value[size]": f"jax.jit(lambda x: jnp.nonzero(x % 3 == 0, size=5, "
+                           f"fill_value=-1))({M})",
+    "nonzero_value[traced_error]": f"jax.jit(jnp.nonzero)({M})",
+    "nonzero_value[0d_error]": "jnp.nonzero(1.0)",
+    "nonzero_value[fill_shape_error]": f"jnp.nonzero({M}, size=2, fill_value=jnp.ones(2))",
+    "nonzero_value[empty]": "jnp.nonzero(jnp.ones((2, 0)), size=2)",
+    "argwhere_value": f"jnp.argwhere({M} > 8)",
+    "argwhere_value[scalar]": "(jnp.argwhere(3), jnp.argwhere(0))",
+    "flatnonzero_value": f"jnp.flatnonzero({M} > 8)",
+    "select_value": f"jnp.select([{M} > 8, {M} < 2], [{M}, -{M}], 7.)",
+}.items():
+    value(name, expr)
