@@ -338,3 +338,33 @@ for name, expr in {
     "select_value": f"jnp.select([{M} > 8, {M} < 2], [{M}, -{M}], 7.)",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- tril/triu indices, interp
+XP, FP = "jnp.array([0., 1., 2.])", "jnp.array([1., 3., 2.])"
+for name, fn, args in [
+    ("tril_indices", "lambda: jnp.tril_indices(3)", []),
+    ("triu_indices[k]", "lambda: jnp.triu_indices(3, 1)", []),
+    ("tril_indices[m]", "lambda: jnp.tril_indices(2, -1, 4)", []),
+    ("tril_indices_from", "lambda x: x[jnp.tril_indices_from(x)]", ["jnp.ones((3, 3))"]),
+    ("triu_indices_from[k]", "lambda x: jnp.triu_indices_from(x, -1)", ["jnp.ones((2, 3))"]),
+    ("interp", f"lambda x: jnp.interp(x, {XP}, {FP})", [V4]),
+    ("interp[left_right]", f"lambda x, l: jnp.interp(x, {XP}, {FP}, left=l, "
+     "right='extrapolate')", [V4, "-1."]),
+    ("interp[period]", f"lambda x: jnp.interp(x, {XP}, {FP}, period=2.)", [V4]),
+    ("interp[grad]", f"jax.grad(lambda x: jnp.interp(x, {XP}, {FP}).sum())", [V4]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "tril_indices_value": "[jnp.tril_indices(n, k, m) for n, k, m in [(0, 0, None), (3, -1, 2), "
+                          "(2, 3, 5), (4, -5, 1)]]",
+    "triu_indices_value": "[jnp.triu_indices(n, k, m) for n, k, m in [(0, 0, None), (3, -1, 2), "
+                          "(2, 3, 5), (4, -5, 1)]]",
+    "tril_indices_value[traced_error]": "jax.jit(jnp.tril_indices)(3)",
+    "tril_indices_from_value[1d_error]": "jnp.tril_indices_from(jnp.ones(3))",
+    "interp_value": f"jnp.interp(jnp.array([-1., 0.5, 1.5, 3.]), {XP}, {FP})",
+    "interp_value[extrapolate]": f"jnp.interp(jnp.array([-1., 3.]), {XP}, {FP}, "
+                                 "left='extrapolate', right='extrapolate')",
+    "interp_value[period]": f"jnp.interp(jnp.array([-1., 0.5, 1.5, 3.]), {XP}, {FP}, period=2.)",
+    "interp_value[bad_left]": f"jnp.interp(1., {XP}, {FP}, left='nearest')",
+}.items():
+    value(name, expr)
