@@ -368,3 +368,29 @@ for name, expr in {
     "interp_value[bad_left]": f"jnp.interp(1., {XP}, {FP}, left='nearest')",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- partition, lexsort
+TIES = "jnp.array([[3, 1, 2, 1, 5], [0, 0, 4, 4, 2]])"
+for name, fn, args in [
+    ("partition", "lambda x: jnp.partition(x, 2)", [V4]),
+    ("partition[axis0]", "lambda x: jnp.partition(x, 1, axis=0)", [M]),
+    ("partition[uint]", "lambda x: jnp.partition(x, 1)", ["jnp.array([3, 0, 2], jnp.uint8)"]),
+    ("argpartition", "lambda x: jnp.argpartition(x, 2)", [V4]),
+    ("argpartition[2d]", "lambda x: jnp.argpartition(x, -2)", [TIES]),
+    ("lexsort", "lambda x: jnp.lexsort((x, -x))", [V4]),
+    ("lexsort[axis0]", "lambda x: jnp.lexsort([x, x], axis=0)", [M]),
+    ("partition[grad]", "jax.grad(lambda x: jnp.partition(x, 1)[0])", [V4]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "partition_value": f"[jnp.partition({TIES}, k) for k in range(5)]",
+    "partition_value[axis0]": f"jnp.partition({TIES}, 0, axis=0)",
+    "partition_value[uint]": "jnp.partition(jnp.array([3, 0, 2, 255, 0], jnp.uint8), 2)",
+    "argpartition_value": f"[jnp.argpartition({TIES}, k) for k in range(5)]",
+    "argpartition_value[axis0]": f"jnp.argpartition({TIES}, 1, axis=0)",
+    "partition_value[complex_error]": "jnp.partition(jnp.array([1j, 2]), 0)",
+    "lexsort_value": f"jnp.lexsort(({TIES}[0], {TIES}[1]))",
+    "lexsort_value[scalar]": "jnp.lexsort((jnp.array(1.), jnp.array(2.)))",
+    "lexsort_value[empty_error]": "jnp.lexsort(())",
+}.items():
+    value(name, expr)
