@@ -58,7 +58,13 @@ def asarray(x: Any) -> Any:
     if isinstance(x, (Array, core.Tracer)):
         return x
     if type(x) in dtypes.python_scalar_types:
-        return Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
+        dtype, weak = dtypes.default_dtype(type(x)), type(x) is not bool
+        if core._state.trace is not core.eval_trace:
+            # While tracing, a Python scalar becomes a literal tracer, as in JAX (the
+            # staging trace folds the cast into a constant written inline: ``9.0:f32[]``).
+            return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
+                                                   sharding=None)
+        return Array(np.asarray(x, dtype), weak)
     value = np.asarray(x)
     return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
 

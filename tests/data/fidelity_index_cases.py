@@ -394,3 +394,12 @@ for name, expr in {
     "lexsort_value[empty_error]": "jnp.lexsort(())",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- a Python scalar under trace
+for name, fn, args in [
+    ("put", "lambda x: jnp.put(x, jnp.array([0, 1]), 9., inplace=False)", [V4]),
+    ("fill_diagonal", "lambda x: jnp.fill_diagonal(x, 0., inplace=False)", [M]),
+    ("ravel[scalar]", "lambda x: jnp.ravel(2.) + x", ["1."]),
+    ("atleast_1d[scalar]", "lambda x: jnp.atleast_1d(2.) * x", ["1."]),
+]:
+    jaxpr(name, fn, *args)
