@@ -403,3 +403,26 @@ for name, fn, args in [
     ("atleast_1d[scalar]", "lambda x: jnp.atleast_1d(2.) * x", ["1."]),
 ]:
     jaxpr(name, fn, *args)
+
+# ---------------------------------------------------------------- histograms
+H = "jnp.array([3., 1., 2., 5., 2.5])"
+for name, fn, args in [
+    ("histogram", "lambda x: jnp.histogram(x, bins=3, range=(0., 6.))", [H]),
+    ("histogram[auto_range]", "lambda x: jnp.histogram(x, bins=3)", [H]),
+    ("histogram[edges_density]", "lambda x: jnp.histogram(x, bins=jnp.array([0., 2., 6.]), "
+     "density=True)", [H]),
+    ("histogram[weights]", "lambda x, w: jnp.histogram(x, 2, (0, 4), weights=w)", [H, H]),
+    ("histogram_bin_edges[traced_range]", "lambda x: jnp.histogram_bin_edges(x, 4, "
+     "(x.min(), 9.))", [H]),
+    ("histogram2d", "lambda x: jnp.histogram2d(x, x, bins=2)", [H]),
+    ("histogramdd[density]", "lambda x: jnp.histogramdd(jnp.stack([x, x], 1), bins=2, "
+     "density=True)", [H]),
+]:
+    jaxpr(name, fn, *args)
+for name, expr in {
+    "histogram_value": f"jnp.histogram({H}, bins=3)",
+    "histogram_value[flat_range]": f"jnp.histogram({H}, bins=2, range=(1, 1))",
+    "histogram2d_value": f"jnp.histogram2d({H}, -{H}, bins=2)",
+    "histogram_bin_edges_value[bad_range]": f"jnp.histogram_bin_edges({H}, 2, (1., 2., 3.))",
+}.items():
+    value(name, expr)
