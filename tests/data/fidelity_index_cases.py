@@ -426,3 +426,17 @@ for name, expr in {
     "histogram_bin_edges_value[bad_range]": f"jnp.histogram_bin_edges({H}, 2, (1., 2., 3.))",
 }.items():
     value(name, expr)
+
+# ---------------------------------------------------------------- top_k's JVP: a batched gather
+TK = "jnp.array([[3., 1., 2., 5.], [0., 4., -1., 2.]])"
+for name, fn in {
+    "top_k[grad]": "jax.grad(lambda x: lax.top_k(x, 2)[0].sum())",
+    "top_k[grad_axis0]": "jax.grad(lambda x: lax.top_k(x, 1, axis=0)[0].sum())",
+    "top_k[jvp]": "lambda x: jax.jvp(lambda x: lax.top_k(x, 3)[0], (x,), (x * 2,))",
+    "top_k[vmap_grad]": "jax.vmap(jax.grad(lambda x: lax.top_k(x, 2)[0] @ jnp.array([1., 3.])))",
+}.items():
+    jaxpr(name, fn, TK)
+value("top_k_value[grad]", f"jax.grad(lambda x: (lax.top_k(x, 2)[0] * jnp.array([1., 2.]))"
+      f".sum())({TK})")
+value("top_k_value[jit_vmap_grad]", "jax.jit(jax.vmap(jax.grad(lambda x: lax.top_k(x, 2)[0] "
+      f"@ jnp.array([1., 3.]))))({TK})")
