@@ -23,7 +23,7 @@ JAX also runs most ``jax.numpy`` functions as small jitted programs (``jnp.log``
 ``jit(inline=True)`` function): an eager ``jnp.log(-1.)`` prints the line once before naming
 ``log``, and a NaN made inside such a program but gone from its output is never reported.
 edujax runs them op by op, and gives them that behaviour while a switch is on: the
-functions with a visible inner jit in ``numpy/inner_jit.py``, the others in
+functions with a visible inner jit in ``inner_jit.py``, the others in
 ``numpy/jitted_in_jax.py``. Where such a function is reached without going through that
 (an operator: ``x / 0.`` calls ``true_divide`` directly; or under ``vmap``), a failing
 operation prints the line once for every one of them it sits inside
@@ -53,7 +53,7 @@ BACKWARD_MESSAGE = ("Invalid nan value encountered in the backward pass of a jax
 backward_passes: weakref.WeakSet = weakref.WeakSet()
 
 # The code objects of the functions JAX runs as jitted programs (filled in from above by
-# numpy/inner_jit.py and numpy/__init__.py; this module sits below them).
+# numpy/__init__.py; this module sits below them).
 _jit_bodies: set = set()
 
 

@@ -456,6 +456,34 @@ ge_p = comparison("ge", np.greater_equal, ORDERED)
 ad.defjvp_zero(ge_p)
 
 
+# ---------------------------------------------------------------- total-order comparisons
+# Sorting needs an order in which every float has a place, NaN included. XLA's TOTALORDER
+# comparison gives one: -NaN < -inf < ... < -1 < -0.0 < 0.0 < 1 < ... < inf < NaN. JAX binds
+# it as eq_to, lt_to and le_to (lax._sort_lt_comparator, used by searchsorted); for integers
+# and bools it is the usual order.
+def _total_order_key(x: np.ndarray) -> np.ndarray:
+    """An integer for each float that sorts in the total order: the float's bits, read as a
+    signed integer, with all but the sign bit flipped for negative floats (whose bits grow
+    as the floats fall)."""
+    if x.dtype.kind != "f":
+        return x
+    bits = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))
+    return np.where(bits < 0, bits ^ np.iinfo(bits.dtype).max, bits)
+
+
+def total_order_comparison(name: str, np_fn, kinds=ORDERED) -> Primitive:
+    prim = Primitive(name)
+    core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
+    core.impl_rules[prim] = lambda x, y: np_fn(_total_order_key(x), _total_order_key(y))
+    ad.defjvp_zero(prim)
+    return prim
+
+
+eq_to_p = total_order_comparison("eq_to", np.equal, ANY)
+lt_to_p = total_order_comparison("lt_to", np.less)
+le_to_p = total_order_comparison("le_to", np.less_equal)
+
+
 # ---------------------------------------------------------------- select_n
 # select_n(which, *cases): picks cases[which] elementwise. ``which`` is a bool
 # (False -> cases[0]) or an int32 index; it is a scalar or has the cases' shape.
@@ -608,7 +636,7 @@ for _p in [neg_p, sign_p, abs_p, floor_p, ceil_p, round_p, is_finite_p, exp_p, e
     batching.defvectorized(_p)
 for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p, and_p,
            or_p, xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, eq_p, ne_p,
-           lt_p, le_p, gt_p, ge_p]:
+           lt_p, le_p, gt_p, ge_p, eq_to_p, lt_to_p, le_to_p]:
     batching.defbroadcasting(_p)
 
 

@@ -16,8 +16,8 @@ import numpy as np
 from edujax import core, dtypes, lax, nan_checks
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy.ufuncs import add, equal
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 

@@ -60,7 +60,13 @@ def asarray(x: Any) -> Any:
     if isinstance(x, (Array, core.Tracer)):
         return x
     if type(x) in dtypes.python_scalar_types:
-        return Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
+        dtype, weak = dtypes.default_dtype(type(x)), type(x) is not bool
+        if core._state.trace is not core.eval_trace:
+            # While tracing, a Python scalar becomes a literal tracer, as in JAX (the
+            # staging trace folds the cast into a constant written inline: ``9.0:f32[]``).
+            return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
+                                                   sharding=None)
+        return Array(np.asarray(x, dtype), weak)
     value = np.asarray(x)
     return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
 
@@ -205,12 +211,17 @@ def canonicalize_shape(shape: Any) -> tuple[int, ...]:
 
 
 def broadcast_to(array: Any, shape: Any) -> Any:
-    """``array`` repeated along new leading axes and stretched along its size-1 axes."""
-    a = ensure_array("broadcast_to", array)
+    """``array`` repeated along new leading axes and stretched along its size-1 axes.
+
+    A Python or NumPy scalar stays a constant (``lax.asarray``), so that a traced program
+    broadcasts it as a literal (``broadcast_in_dim 0.0:f32[]``), as JAX's does."""
+    check_arraylike("broadcast_to", array)
+    scalar = type(array) in dtypes.python_scalar_types or isinstance(array, np.generic)
+    a = lax.asarray(array) if scalar else asarray(array)
     shape = canonicalize_shape(shape)
     a_shape = np.shape(a)
     if a_shape == shape:
-        return a
+        return asarray(a)
     if len(shape) < len(a_shape):
         raise ValueError("Cannot broadcast to shape with fewer dimensions: "
                          f"arr_shape={a_shape} shape={shape}")

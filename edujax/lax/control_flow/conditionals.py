@@ -18,7 +18,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Var, eval_jaxpr
-from edujax.lax.base import broadcast_in_dim, convert_element_type
+from edujax.lax.base import broadcast_in_dim, convert_element_type, empty_like_aval
 from edujax.lax.elementwise import clamp, eq, select_n
 from edujax.lax.special import stop_gradient
 from edujax.lax.control_flow.common import (_asarray, _axis_size, _batch_dims,
@@ -34,12 +34,16 @@ from edujax.tree_util import tree_flatten, tree_unflatten
 # ``cond index *consts *operands``: branches[index] runs on (*consts, *operands).
 # Every branch takes the same inputs and returns the same types, so the output
 # types are those of any branch (JAX takes branch 0's).
+#
+# A cond made by ``platform_dependent`` has one more parameter, ``branches_platforms``:
+# which platforms each branch is for (None: the default), and its index comes from
+# ``platform_index``. Every rule below passes it on unchanged (``**params``).
 cond_p = Primitive("cond")
 cond_p.multiple_results = True
 
 
 def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
-                        branches: tuple[ClosedJaxpr, ...]) -> list[ShapedArray]:
+                        branches: tuple[ClosedJaxpr, ...], **params) -> list[ShapedArray]:
     # NB: JAX makes these checks in its jaxpr typechecker and raises core.JaxprTypeError.
     if index.dtype != np.int32:
         raise TypeError(f"cond called with index of type {index.dtype} instead of int32")
@@ -50,7 +54,8 @@ def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
     return list(branches[0].out_avals)
 
 
-def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> list:
+def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...],
+               **params) -> list:
     # Clamped like XLA's Conditional: an out-of-range index runs the last branch.
     i = builtins.min(builtins.max(int(index), 0), len(branches) - 1)
     return _eval_closed(branches[i], args)
@@ -66,13 +71,13 @@ core.impl_rules[cond_p] = _cond_impl
 # agree on their outputs, so an output tangent that is zero in one branch but
 # not in another is materialized as zeros in the first.
 
-def _cond_jvp(primals, tangents, *, branches):
+def _cond_jvp(primals, tangents, *, branches, **params):
     (index, *ops), (_, *op_dots) = primals, tangents
     ops_nz = [type(t) is not ad.Zero for t in op_dots]
     per_branch = [_jvp_jaxpr(branch, ops_nz, False)[1] for branch in branches]
     out_nz = [builtins.any(nzs) for nzs in zip(*per_branch)]
     branches_jvp = tuple(_jvp_jaxpr(branch, ops_nz, out_nz)[0] for branch in branches)
-    outs = cond_p.bind(index, *ops, *_nonzero(op_dots), branches=branches_jvp)
+    outs = cond_p.bind(index, *ops, *_nonzero(op_dots), branches=branches_jvp, **params)
     primals_out, nz_tangents_out = _split(outs, [len(out_nz)])
     return primals_out, _fill_zeros(out_nz, nz_tangents_out, branches[0].out_avals)
 
@@ -96,9 +101,10 @@ ad.jvp_rules[cond_p] = _cond_jvp
 # signature. So residuals are merged by type: each branch fills its own slots
 # and returns zeros in the others (_merge_branch_residuals).
 
-def _cond_partial_eval(trace, index, *ops, branches):
+def _cond_partial_eval(trace, index, *ops, branches, **params):
     if trace.is_unknown(index):  # (never while linearizing: the index is a primal)
-        return trace.staging.process_primitive(cond_p, [index, *ops], dict(branches=branches))
+        return trace.staging.process_primitive(cond_p, [index, *ops],
+                                               dict(branches=branches, **params))
     ops_uk = [trace.is_unknown(x) for x in ops]
     per_branch = [partial_eval_jaxpr(branch, ops_uk).out_unknowns for branch in branches]
     out_uk = [builtins.any(uks) for uks in zip(*per_branch)]
@@ -113,12 +119,13 @@ def _cond_partial_eval(trace, index, *ops, branches):
     known_outs_res = []
     if known_branches[0].out_avals:
         with core.set_current_trace(trace.parent):
-            known_outs_res = cond_p.bind(index, *known_ops, branches=known_branches)
+            known_outs_res = cond_p.bind(index, *known_ops, branches=known_branches, **params)
     known_outs, residuals = _split(known_outs_res, [num_known_out])
     unknown_outs = []
     if builtins.any(out_uk):
         with core.set_current_trace(trace.staging):
-            unknown_outs = cond_p.bind(index, *residuals, *unknown_ops, branches=unknown_branches)
+            unknown_outs = cond_p.bind(index, *residuals, *unknown_ops,
+                                       branches=unknown_branches, **params)
     return _merge(out_uk, known_outs, unknown_outs)
 
 
@@ -146,8 +153,8 @@ def _merge_branch_residuals(res_avals: list[list[ShapedArray]]
 def _join_branch_residual_outputs(known: ClosedJaxpr, num_out: int,
                                   all_res_avals: list[ShapedArray], slots: list[int]
                                   ) -> ClosedJaxpr:
-    """A known branch returning ``[*outs, *all residuals]``: zeros in the other branches'
-    slots. NB: JAX fills those slots with uninitialized memory (``empty``)."""
+    """A known branch returning ``[*outs, *all residuals]``, with values nobody reads
+    (``empty2``, as in JAX) in the other branches' slots."""
     if slots == list(range(len(all_res_avals))):
         return known
 
@@ -156,7 +163,7 @@ def _join_branch_residual_outputs(known: ClosedJaxpr, num_out: int,
         res: list = [None] * len(all_res_avals)
         for slot, r in zip(slots, own_res):
             res[slot] = r
-        res = [ad.zeros_like_aval(a) if r is None else r for r, a in zip(res, all_res_avals)]
+        res = [empty_like_aval(a) if r is None else r for r, a in zip(res, all_res_avals)]
         return [*outs, *res], None
     return trace_to_jaxpr(fun, known.in_avals)[0]
 
@@ -180,13 +187,13 @@ ad.partial_eval_rules[cond_p] = _cond_partial_eval
 # index picks the branch whose transpose maps the output cotangents back to
 # the linear operands' cotangents.
 
-def _cond_transpose(cts, index, *args, branches):
+def _cond_transpose(cts, index, *args, branches, **params):
     linear = [ad.is_undefined_primal(x) for x in args]
     residuals = [x for x, lin in zip(args, linear) if not lin]
     cts_nz = [type(ct) is not ad.Zero for ct in cts]
     avals = [core.get_aval(x) for x in [*residuals, *_nonzero(cts)]]
     branches_t = tuple(_transpose_branch(branch, linear, cts_nz, avals) for branch in branches)
-    cts_in = cond_p.bind(index, *residuals, *_nonzero(cts), branches=branches_t)
+    cts_in = cond_p.bind(index, *residuals, *_nonzero(cts), branches=branches_t, **params)
     return [None, *_merge(linear, [None] * len(residuals), cts_in)]
 
 
@@ -219,8 +226,12 @@ ad.transpose_rules[cond_p] = _cond_transpose
 # own branch with ``select_n``. This costs the work of all branches (a cond
 # under vmap is no longer lazy); it is what JAX does too.
 
-def _cond_batch(args, dims, *, branches):
+def _cond_batch(args, dims, *, branches, **params):
     size = _axis_size(args, dims)
+    if dims[0] is not None and "branches_platforms" in params:
+        # A platform's index is the same for every example: ask for it afresh, unbatched.
+        args = [platform_index_p.bind(platforms=params["branches_platforms"]), *args[1:]]
+        dims = [None, *dims[1:]]
     if dims[0] is not None:
         return _cond_batch_as_select(args, dims, size, branches)
     (index, *ops), (_, *op_dims) = args, dims
@@ -230,7 +241,7 @@ def _cond_batch(args, dims, *, branches):
     out_dims = _batch_dims([builtins.any(d is not None for d in ds) for ds in zip(*per_branch)])
     batched = tuple(batching.batch_jaxpr(branch, size, in_dims, out_dims)[0]
                     for branch in branches)
-    return cond_p.bind(index, *ops, branches=batched), out_dims
+    return cond_p.bind(index, *ops, branches=batched, **params), out_dims
 
 
 def _cond_batch_as_select(args, dims, size, branches):
@@ -368,7 +379,8 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any,
     return _switch(index, branches, operands)
 
 
-def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple) -> Any:
+def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple,
+            **params: Any) -> Any:
     args, in_tree = tree_flatten(operands)
     avals = [_abstractify(x) for x in args]
     traced = [_trace(branch, in_tree, avals, "switch") for branch in branches]
@@ -381,5 +393,63 @@ def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple) -> Any:
     in_fwd = [f[0] if len(set(f)) == 1 else None for f in zip(*fwds)]
     keep = [f is None for f in in_fwd]
     jaxprs = tuple(_prune_outputs(j, keep) for j in jaxprs)
-    outs = cond_p.bind(index, *consts, *args, branches=jaxprs)
+    outs = cond_p.bind(index, *consts, *args, branches=jaxprs, **params)
     return tree_unflatten(trees[0], _forwarded(outs, in_fwd, [*consts, *args]))
+
+
+# ====================================================================== platform_dependent
+# ``platform_index[platforms=...]`` is the index of the entry of ``platforms`` that lists
+# the platform the program runs on (None marks the default entry). XLA resolves it when it
+# compiles for a platform, so a compiler never sees the cond it feeds.
+# NB: edujax's reference rule answers for "cpu" whatever the backend; a platform_dependent
+# program run by the CUDA backend takes its "cpu" (or default) branch too.
+platform_index_p = Primitive("platform_index")
+_PLATFORM = "cpu"
+
+
+def _platform_index_impl(*, platforms: tuple) -> np.ndarray:
+    for i, names in enumerate(platforms):
+        if names is not None and _PLATFORM in names:
+            return np.int32(i)
+    if None in platforms:
+        return np.int32(platforms.index(None))
+    raise NotImplementedError(f"lax.platform_dependent: no branch for the {_PLATFORM} "
+                              "platform and no default")
+
+
+core.abstract_eval_rules[platform_index_p] = lambda **params: ShapedArray((), np.int32)
+core.impl_rules[platform_index_p] = _platform_index_impl
+batching.batching_rules[platform_index_p] = lambda args, dims, **params: (
+    platform_index_p.bind(**params), None)
+
+
+def platform_dependent(*args: Any, default: Callable | None = None,
+                       **per_platform: Callable) -> Any:
+    """``per_platform[platform](*args)`` for the platform the program runs on, else
+    ``default(*args)``: ``platform_dependent(x, cpu=f, cuda=g, default=h)``.
+
+    Run eagerly, it calls the one branch. Traced, every branch is traced and a ``cond``
+    picks among them with the index ``platform_index`` computes (as in JAX).
+    """
+    grouped: list[tuple[list[str], Callable]] = []  # a branch given for several platforms
+    for name, branch in per_platform.items():
+        if not callable(branch):
+            raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
+        if name == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        for names, b in grouped:
+            if b == branch:
+                names.append(name)
+                break
+        else:
+            grouped.append(([name], branch))
+    platforms: tuple = tuple(tuple(names) for names, _ in grouped)
+    branches = tuple(b for _, b in grouped)
+    if default is not None:
+        if not callable(default):
+            raise TypeError("lax.platform_dependent: the 'default' branch must be a callable.")
+        branches, platforms = branches + (default,), platforms + (None,)
+    index = platform_index_p.bind(platforms=platforms)
+    if not isinstance(index, core.Tracer):
+        return branches[int(index)](*args)
+    return _switch(index, branches, args, branches_platforms=platforms)
