@@ -170,13 +170,18 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
 def _drop_unused_residuals(split: Any) -> Any:
     """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
     e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed."""
+    indicators nobody needs. The known jaxpr then loses the equations only they needed,
+    and every other equation whose value nobody reads (JAX's linearize_jaxpr runs dead
+    code elimination over the primal jaxpr it builds, ``_dce_consts``)."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
     if all(used):
-        return split
+        known = split.known.jaxpr
+        known = Jaxpr(known.constvars, known.invars, known.outvars,
+                      _live_eqns(known.eqns, known.outvars)[0], known.debug_info)
+        return split._replace(known=ClosedJaxpr(known, split.known.consts))
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)

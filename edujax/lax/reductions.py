@@ -15,7 +15,8 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _axes, convert_element_type, full, reduce_sum, reshape, transpose
+from edujax.lax.base import (_axes, convert_element_type, expand_dims, full, reduce_sum, reshape,
+                             transpose)
 from edujax.lax.elementwise import div, eq, max, min, mul
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
@@ -23,6 +24,7 @@ from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axe
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
 from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
 from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
@@ -162,13 +164,25 @@ core.impl_rules[sort_p] = _sort_impl
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
-    tangent with it (a gather is linear, so reverse mode can transpose it)."""
+    tangent with it (a gather is linear, so reverse mode can transpose it).
+
+    As in JAX, the iota is unsigned (u32) and the gather reads one element per index, every
+    dimension but the sorted one being a batching dimension of both operand and indices.
+    """
     shape = core.get_aval(primals[0]).shape
-    iotas = [broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
-    outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
-                       num_keys=num_keys)
-    index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
-    return outs[:-1], [t if type(t) is ad.Zero else t[index] for t in tangents]
+    index_dtype = np.uint32 if builtins.all(d <= np.iinfo(np.uint32).max for d in shape) \
+        else np.uint64
+    outs = sort_p.bind(*primals, broadcasted_iota(index_dtype, shape, dimension),
+                       dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    # (NumPy integers, printed as np.int64(0) in the jaxpr, exactly as JAX prints them)
+    batch_dims = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
+                                   start_index_map=(dimension,), operand_batching_dims=batch_dims,
+                                   start_indices_batching_dims=batch_dims)
+    index = expand_dims(outs[-1], (len(shape),))
+    mode = GatherScatterMode.PROMISE_IN_BOUNDS
+    return outs[:-1], [t if type(t) is ad.Zero else
+                       gather(t, index, dnums, (1,) * len(shape), mode=mode) for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
