@@ -84,11 +84,18 @@ def asarray_index(indices: Any) -> Any:
     return indices if isinstance(indices, (Array, core.Tracer)) else np.asarray(indices)
 
 
+@inner_jit(static_argnames=("axis", "mode", "fill_value", "wrap_negative_indices"))
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1, mode: str | None = None,
-                    fill_value: Any = None) -> Any:
+                    fill_value: Any = None, *, wrap_negative_indices: bool | None = None) -> Any:
     """``arr[..., indices[..., i, ...], ...]`` along ``axis``: ``indices`` has ``arr``'s
     rank, and picks along ``axis`` separately for every position of the other axes
-    (what ``argsort``'s output is made for)."""
+    (what ``argsort``'s output is made for).
+
+    As JAX does it, this is one ``gather`` that reads one element per index: the other axes
+    are *batching* dimensions of both the array and the indices (element i of the indices
+    reads from row i of the array), except where the indices have size 1, which read the
+    whole axis (an offset dimension) and so need no index of their own.
+    """
     a, indices = ensure_arraylike("take_along_axis", arr, indices)
     if _dtype(indices).kind not in "iu":
         raise TypeError(f"take_along_axis indices must be of integer type, got "
@@ -102,14 +109,70 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1, mode: str | N
         raise ValueError(f"indices and arr must have the same number of dimensions; "
                          f"{np.ndim(indices)} vs. {np.ndim(a)}")
     axis = canonicalize_axis(axis, np.ndim(a))
-    index = _sparse_indices(np.shape(a))
-    index[axis] = indices
-    if np.shape(a)[axis] == 0:
-        arr_shape = list(np.shape(a))
-        arr_shape[axis] = 1
-        return lax.full(broadcast_shapes(np.shape(indices), tuple(arr_shape)), 0, a.dtype)
-    return a.at[tuple(index)].get(mode="fill" if mode is None else mode,
-                                  fill_value=fill_value)
+    axis_size, idx_shape = np.shape(a)[axis], np.shape(indices)
+    arr_shape = tuple(1 if i == axis else d for i, d in enumerate(np.shape(a)))
+    out_shape = broadcast_shapes(idx_shape, arr_shape)
+    if axis_size == 0:
+        return lax.full(out_shape, 0, _dtype(a))
+    if wrap_negative_indices is None:
+        wrap_negative_indices = mode != "promise_in_bounds"
+    if wrap_negative_indices:
+        indices = _wrap_negative(lax.convert_element_type(indices, _index_dtype(axis_size)),
+                                 axis_size)
+    a, indices, dnums, slice_sizes = _along_axis_gather(a, indices, axis, out_shape)
+    return lax.gather(a, indices, dnums, tuple(slice_sizes),
+                      mode="fill" if mode is None else mode, fill_value=fill_value)
+
+
+def _index_dtype(axis_size: int) -> np.dtype:
+    """int32, unless the axis is too long for it (JAX's int_dtype_for_dim)."""
+    return np.dtype(np.int64 if axis_size > np.iinfo(np.int32).max else np.int32)
+
+
+def _wrap_negative(index: Any, axis_size: int) -> Any:
+    """Indices in [-n, n) moved to [0, n): a negative one counts from the end."""
+    if _dtype(index).kind == "u":
+        return index
+    return lax.select(lax.lt(index, np.array(0, _dtype(index))),
+                      lax.add(index, np.array(axis_size, _dtype(index))), index)
+
+
+def _along_axis_gather(a: Any, indices: Any, axis: int, out_shape: tuple) -> tuple:
+    """The operand, the indices and the dimension numbers of take_along_axis's gather.
+
+    Walking the axes: ``axis`` itself is indexed (collapsed); an axis where the indices
+    have size 1 is read whole (an offset dimension); an axis where the array has size 1
+    (but the indices do not) is squeezed away; any other axis is a batching dimension.
+    """
+    idx_shape, arr_shape = np.shape(indices), np.shape(a)
+    index_dims = [i for i, d in enumerate(idx_shape) if i == axis or d != 1]
+    indices = lax.reshape(indices, tuple(np.array(out_shape)[index_dims]) + (1,))
+    slice_sizes, offset_dims, start_index_map, collapsed = [], [], [], []
+    operand_batching, indices_batching, squeezed = [], [], []
+    new_i = j = 0  # i: an axis of the array; new_i: of the squeezed array; j: of the indices
+    for i in range(len(arr_shape)):
+        if i == axis:
+            slice_sizes.append(1)
+            start_index_map.append(new_i)
+            collapsed.append(new_i)
+            new_i, j = new_i + 1, j + 1
+        elif idx_shape[i] == 1:
+            offset_dims.append(i)
+            slice_sizes.append(arr_shape[i])
+            new_i += 1
+        elif arr_shape[i] == 1:
+            squeezed.append(i)
+            j += 1
+        else:
+            slice_sizes.append(0 if arr_shape[i] == 0 else 1)
+            operand_batching.append(new_i)
+            indices_batching.append(j)
+            new_i, j = new_i + 1, j + 1
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(offset_dims), collapsed_slice_dims=tuple(collapsed),
+        start_index_map=tuple(start_index_map), operand_batching_dims=tuple(operand_batching),
+        start_indices_batching_dims=tuple(indices_batching))
+    return lax.squeeze(a, squeezed), indices, dnums, slice_sizes
 
 
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,

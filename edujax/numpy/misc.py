@@ -21,10 +21,10 @@ from edujax import dtypes, lax
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, asarray, linspace, zeros, zeros_like
 from edujax.numpy.functional import vectorize
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.index_tricks import diag_indices, unravel_index
 from edujax.numpy.products import matmul
-from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, stack,
-                                    swapaxes, tile)
+from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, swapaxes, tile)
 from edujax.numpy.sorting import argsort
 from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, power,
                                  sign)
@@ -250,6 +250,7 @@ def lexsort(keys: Sequence[Any], axis: int = -1) -> Any:
     return lax.sort((*key_arrays[::-1], iota), dimension=axis, num_keys=len(key_arrays))[-1]
 
 
+@inner_jit(static_argnames=("axisa", "axisb", "axisc", "axis"))
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Any:
     """The cross product of (stacks of) 2- or 3-vectors; 2-vectors get a zero third
@@ -257,8 +258,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = moveaxis(asarray(a), axisa, -1)
-    b = moveaxis(asarray(b), axisb, -1)
+    a = moveaxis(a, axisa, -1)
+    b = moveaxis(b, axisb, -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
     if a.shape[-1] == 2 and b.shape[-1] == 2:
@@ -267,7 +268,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     a2 = a[..., 2] if a.shape[-1] == 3 else zeros_like(a0)
     b0, b1 = b[..., 0], b[..., 1]
     b2 = b[..., 2] if b.shape[-1] == 3 else zeros_like(b0)
-    c = stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+    c = array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
     return moveaxis(c, 0, axisc)
 
 

@@ -17,6 +17,7 @@ from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy import reductions
 from edujax.numpy.differences import diff
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.shape_ops import concatenate, flip
 from edujax.numpy.sorting import searchsorted
 from edujax.numpy.ufuncs import _where, clip, cos, remainder
@@ -128,11 +129,14 @@ def _periodic(x: Any, xp: Any, fp: Any, period: Any) -> tuple[Any, Any, Any]:
     return x, xp, fp
 
 
+@inner_jit(static_argnames=("axis",))
 def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
     """Undo jumps larger than ``discont`` (by default half a period) between neighbours
     by adding multiples of ``period``: phase angles become a continuous curve."""
     p, = ensure_arraylike("unwrap", p)
     p, period = promote_dtypes(p, period)
+    if not isinstance(period, core.Tracer):
+        period = lax.stage(period)  # the default period: JAX's promotion stages it (lax.stage)
     if p.dtype.kind == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
     if p.shape[axis] == 0:

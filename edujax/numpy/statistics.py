@@ -38,17 +38,23 @@ def _const(example: Any, value: float) -> Any:
     return np.asarray(value, _dtype(example))[()]
 
 
-def _move_reduced_axes_last(a: Any, axis: tuple[int, ...]) -> tuple[Any, list[int]]:
-    """Several reduced axes become one, last: (shape kept for keepdims, the new array)."""
+def _merge_reduced_axes(a: Any, axis: tuple[int, ...]) -> tuple[Any, list[int]]:
+    """Several reduced axes become one, last: (the new array, the shape for keepdims).
+
+    As JAX does it, with one ``reshape`` whose ``dimensions`` permute the kept axes to the
+    front: the permutation is built by swapping each kept axis into place, one by one.
+    """
     nd = np.ndim(a)
     axis = tuple(canonicalize_axis(ax, nd) for ax in axis)
     if len(set(axis)) != len(axis):
         raise ValueError("repeated axis")
     keepdim = [1 if i in axis else d for i, d in enumerate(np.shape(a))]
-    kept = [i for i in range(nd) if i not in axis]
-    a = lax.transpose(a, tuple(kept) + axis)
-    size = math.prod(np.shape(a)[len(kept):])
-    return lax.reshape(a, tuple(np.shape(a)[:len(kept)]) + (size,)), keepdim
+    dimensions = list(range(nd))
+    for i, s in enumerate(sorted(set(range(nd)) - set(axis))):
+        dimensions[i], dimensions[s] = dimensions[s], dimensions[i]
+    kept = tuple(d for i, d in enumerate(np.shape(a)) if i not in axis)
+    merged = math.prod(d for i, d in enumerate(np.shape(a)) if i in axis)
+    return lax.reshape(a, kept + (merged,), dimensions), keepdim
 
 
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool,
@@ -68,51 +74,76 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool,
         keepdim = [1] * np.ndim(a) if keepdims else []
         a, axis = lax.reshape(a, (int(np.size(a)),)), 0
     elif isinstance(axis, tuple):
-        a, keepdim = _move_reduced_axes_last(a, axis)
+        a, keepdim = _merge_reduced_axes(a, axis)
         axis = np.ndim(a) - 1
     else:
         axis = canonicalize_axis(axis, np.ndim(a))
-    q_ndim = np.ndim(q)
-    if q_ndim > 1:
+    if np.ndim(q) > 1:
         raise ValueError(f"q must be have rank <= 1, got shape {np.shape(q)}")
-    if np.shape(a)[axis] == 0 and not squash_nans:
-        # there is no element to read: JAX's gather of one element fails with this message
-        raise TypeError(f"Slice size at index {axis} in gather op is out of range, must be "
-                        f"within [0, 0 + 1), got 1.")
-    low_value, high_value, high_weight = _neighbours(a, q, axis, keepdims, squash_nans)
-    result = _combine(method, low_value, high_value, high_weight, _dtype(q))
+    neighbours = _nan_neighbours if squash_nans else _neighbours
+    low_value, high_value, low_weight, high_weight = neighbours(a, q, axis, keepdims)
+    result = _combine(method, low_value, high_value, low_weight, high_weight, _dtype(q))
     if keepdims and keepdim:
-        if q_ndim > 0:
+        if np.ndim(q) > 0:
             keepdim = [np.shape(q)[0], *keepdim]
         result = lax.reshape(result, tuple(keepdim))
     return lax.convert_element_type(result, _dtype(a))
 
 
-def _neighbours(a: Any, q: Any, axis: int, keepdims: bool, squash_nans: bool) -> tuple:
-    """The sorted values just below and above each quantile's position, and how far
-    the position lies past the lower one (the weight of the upper neighbour)."""
-    q_ndim = np.ndim(q)
-    if squash_nans:
-        a = _where(_isnan(a), np.nan, a)  # every NaN positive, so that it sorts last
-        counts = reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=_dtype(q),
-                                keepdims=keepdims)
-    else:
-        a = _where(reductions.any(_isnan(a), axis=axis, keepdims=True), np.nan, a)
-        reduced = list(np.shape(a))
-        reduced[axis:axis + 1] = [1] if keepdims else []
-        counts = lax.full(tuple(reduced), np.shape(a)[axis], _dtype(q))
+def _weights(position: Any) -> tuple[Any, Any, Any, Any]:
+    """The two whole positions around a fractional one, and how much each counts."""
+    low, high = lax.floor(position), lax.ceil(position)
+    high_weight = lax.sub(position, low)
+    low_weight = lax.sub(_const(high_weight, 1), high_weight)
+    return low, high, low_weight, high_weight
+
+
+def _neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
+    """The sorted values just below and above each quantile's position, and their weights.
+
+    Every slice has the same length ``n``, so the positions ``q * (n - 1)`` are the same for
+    all slices: one ``gather`` along ``axis`` reads the whole slab at each position.
+    """
+    a_shape, q_ndim = np.shape(a), np.ndim(q)
+    # a slice holding a NaN gives NaN: fill it with NaNs, whatever is read from it
+    a = _where(reductions.any(_isnan(a), axis=axis, keepdims=True), np.nan, a)
     a = lax.sort(a, dimension=axis)
+    n = lax.convert_element_type(a_shape[axis], _dtype(q))  # a constant: 4.0:f32[]
+    low, high, low_weight, high_weight = _weights(lax.mul(q, n - 1))
+    low = lax.clamp(_const(low, 0), low, n - 1)
+    high = lax.clamp(_const(high, 0), high, n - 1)
+    low, high = lax.convert_element_type(low, int), lax.convert_element_type(high, int)
+    slice_sizes = list(a_shape)
+    slice_sizes[axis] = 1
+    last = len(a_shape) + q_ndim - (0 if keepdims else 1)
+    dnums = lax.GatherDimensionNumbers(offset_dims=tuple(range(q_ndim, last)),
+                                       collapsed_slice_dims=() if keepdims else (axis,),
+                                       start_index_map=(axis,))
+    low_value = lax.gather(a, low[..., None], dnums, slice_sizes)
+    high_value = lax.gather(a, high[..., None], dnums, slice_sizes)
+    if q_ndim == 1:  # one weight per quantile, spread over its slab
+        low_weight = lax.broadcast_in_dim(low_weight, np.shape(low_value), (0,))
+        high_weight = lax.broadcast_in_dim(high_weight, np.shape(high_value), (0,))
+    return low_value, high_value, low_weight, high_weight
+
+
+def _nan_neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
+    """As ``_neighbours``, but NaNs are sorted last and left out of each slice's count
+    ``n``: the positions differ from slice to slice, so each is read with its own index."""
+    q_ndim = np.ndim(q)
+    a = _where(_isnan(a), np.nan, a)  # every NaN positive, so that it sorts last
+    a = lax.sort(a, dimension=axis)
+    counts = reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=_dtype(q),
+                            keepdims=keepdims)
     shape_after_reduction = np.shape(counts)
     q = lax.expand_dims(q, tuple(range(q_ndim, len(shape_after_reduction) + q_ndim)))
     counts = lax.expand_dims(counts, tuple(range(q_ndim)))
-    position = lax.mul(q, lax.sub(counts, _const(q, 1)))
-    low, high = lax.floor(position), lax.ceil(position)
-    high_weight = lax.sub(position, low)
-    last = counts - 1
-    low = lax.convert_element_type(lax.max(_const(low, 0), lax.min(low, last)), np.int32)
-    high = lax.convert_element_type(lax.max(_const(high, 0), lax.min(high, last)), np.int32)
+    low, high, low_weight, high_weight = _weights(lax.mul(q, lax.sub(counts, _const(q, 1))))
+    low = lax.max(_const(low, 0), lax.min(low, counts - 1))
+    high = lax.max(_const(high, 0), lax.min(high, counts - 1))
+    low, high = lax.convert_element_type(low, int), lax.convert_element_type(high, int)
     out_shape = np.shape(q)[:q_ndim] + shape_after_reduction
-    index = [lax.broadcasted_iota(np.int32, out_shape, dim + q_ndim)
+    index = [lax.broadcasted_iota(int, out_shape, dim + q_ndim)
              for dim in range(len(shape_after_reduction))]
     if keepdims:
         index[axis] = low
@@ -121,15 +152,14 @@ def _neighbours(a: Any, q: Any, axis: int, keepdims: bool, squash_nans: bool) ->
     low_value = a[tuple(index)]
     index[axis] = high
     high_value = a[tuple(index)]
-    return low_value, high_value, high_weight
+    return low_value, high_value, low_weight, high_weight
 
 
-def _combine(method: str, low_value: Any, high_value: Any, high_weight: Any,
+def _combine(method: str, low_value: Any, high_value: Any, low_weight: Any, high_weight: Any,
              q_dtype: np.dtype) -> Any:
     if method == "linear":
-        low_weight = lax.sub(_const(high_weight, 1), high_weight)
-        return lax.add(lax.mul(lax.convert_element_type(low_value, q_dtype), low_weight),
-                       lax.mul(lax.convert_element_type(high_value, q_dtype), high_weight))
+        return lax.add(lax.mul(low_value.astype(q_dtype), low_weight),
+                       lax.mul(high_value.astype(q_dtype), high_weight))
     if method == "lower":
         return low_value
     if method == "higher":
@@ -145,6 +175,7 @@ def _check_no_out(name: str, out: Any, overwrite_input: bool) -> None:
                          "out != None")
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def quantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
              overwrite_input: bool = False, method: str = "linear",
              keepdims: bool = False) -> Any:
@@ -154,6 +185,7 @@ def quantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: Non
     return _quantile(a, q, axis, method, keepdims, False)
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def nanquantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Any:
@@ -163,6 +195,7 @@ def nanquantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: 
     return _quantile(a, q, axis, method, keepdims, True)
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def percentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                overwrite_input: bool = False, method: str = "linear",
                keepdims: bool = False) -> Any:
@@ -173,6 +206,7 @@ def percentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: N
                     method=method, keepdims=keepdims)
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def nanpercentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                   overwrite_input: bool = False, method: str = "linear",
                   keepdims: bool = False) -> Any:
@@ -183,6 +217,7 @@ def nanpercentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out
                        method=method, keepdims=keepdims)
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims"))
 def median(a: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
            overwrite_input: bool = False, keepdims: bool = False) -> Any:
     """The middle value (the mean of the two middle values for an even count)."""
@@ -191,6 +226,7 @@ def median(a: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                     keepdims=keepdims, method="midpoint")
 
 
+@inner_jit(static_argnames=("axis", "overwrite_input", "keepdims"))
 def nanmedian(a: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
               overwrite_input: bool = False, keepdims: bool = False) -> Any:
     """``median`` of the elements that are not NaN."""
