@@ -24,7 +24,7 @@ from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axe
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
 from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
-from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
+from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
@@ -166,23 +166,23 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
     tangent with it (a gather is linear, so reverse mode can transpose it).
 
-    As in JAX, the iota is unsigned (u32) and the gather reads one element per index, every
-    dimension but the sorted one being a batching dimension of both operand and indices.
+    As in JAX, the iota is unsigned (uint32: it only counts positions) and the gather
+    walks every other dimension as a *batching* dimension: output[i, j] reads
+    tangent[i, perm[i, j]], one index per element, with no iotas for the other axes.
     """
     shape = core.get_aval(primals[0]).shape
-    index_dtype = np.uint32 if builtins.all(d <= np.iinfo(np.uint32).max for d in shape) \
-        else np.uint64
-    outs = sort_p.bind(*primals, broadcasted_iota(index_dtype, shape, dimension),
+    outs = sort_p.bind(*primals, broadcasted_iota(np.uint32, shape, dimension),
                        dimension=dimension, is_stable=is_stable, num_keys=num_keys)
-    # (NumPy integers, printed as np.int64(0) in the jaxpr, exactly as JAX prints them)
-    batch_dims = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    # NB: JAX takes these from np.delete, so they print as np.int64(0) in the jaxpr.
+    others = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
     dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
-                                   start_index_map=(dimension,), operand_batching_dims=batch_dims,
-                                   start_indices_batching_dims=batch_dims)
-    index = expand_dims(outs[-1], (len(shape),))
-    mode = GatherScatterMode.PROMISE_IN_BOUNDS
+                                   start_index_map=(dimension,),
+                                   operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    perm = expand_dims(outs[-1], (len(shape),))  # one index vector (of length 1) per element
     return outs[:-1], [t if type(t) is ad.Zero else
-                       gather(t, index, dnums, (1,) * len(shape), mode=mode) for t in tangents]
+                       gather(t, perm, dnums, (1,) * len(shape), mode="promise_in_bounds")
+                       for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp

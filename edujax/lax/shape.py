@@ -84,12 +84,11 @@ def _concatenate_jvp(primals, tangents, *, dimension):
 
 
 def _concatenate_transpose(ct, *xs, dimension):
-    """The cotangent is split back into one piece per operand (one ``split``, as in JAX);
-    the pieces of operands that are not linear are simply not used."""
+    """Each operand gets its own piece of the cotangent: one ``split`` cuts them all at
+    once, as in JAX (the pieces of operands that are not linear are simply dropped)."""
     if type(ct) is ad.Zero:
-        return [ad.Zero(x.aval) if ad.is_undefined_primal(x) else None for x in xs]
-    pieces = split(ct, tuple(ad.aval_of(x).shape[dimension] for x in xs), axis=dimension)
-    return [piece if ad.is_undefined_primal(x) else None for piece, x in zip(pieces, xs)]
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return split(ct, [ad.aval_of(x).shape[dimension] for x in xs], dimension)
 
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp

@@ -14,10 +14,11 @@ import numpy as np
 
 from edujax import dtypes, lax
 from edujax.custom_derivatives import custom_jvp
-from edujax.numpy import ufuncs
+from edujax.numpy import reductions, ufuncs
+from edujax.numpy.shape_ops import broadcast_arrays
 from edujax.numpy.ufuncs import _dtype, _isnan, _lax_const, _where
 from edujax.numpy.util import (asarray, ensure_arraylike, promote_args_inexact,
-                               promote_args_numeric)
+                               promote_dtypes)
 from edujax.numpy.inner_jit import inner_jit
 
 
@@ -139,37 +140,46 @@ def ldexp(x1: Any, x2: Any, /) -> Any:
 
 
 # ---------------------------------------------------------------- gcd and lcm
-def _gcd_step(xs: tuple) -> tuple:
-    """One round of Euclid's algorithm on every pair that is not finished yet."""
+def _gcd_cond_fn(xs: tuple) -> Any:
+    """Go on while some pair is not finished (its second number is not yet 0)."""
     x1, x2 = xs
-    done = lax.eq(x2, _lax_const(x2, 0))
-    safe_x2 = _where(done, _lax_const(x2, 1), x2)
-    return (_where(done, x1, x2), _where(done, _lax_const(x2, 0), lax.rem(x1, safe_x2)))
+    return reductions.any(x2 != 0)
 
 
-def _any_left(xs: tuple) -> Any:
-    return lax.reduce_or(lax.ne(xs[1], _lax_const(xs[1], 0)), tuple(range(np.ndim(xs[1]))))
+def _gcd_body_fn(xs: tuple) -> tuple:
+    """One round of Euclid's algorithm on every pair: (a, b) becomes (b, a mod b), a
+    finished pair (b == 0) stays as it is; then the larger number goes first."""
+    x1, x2 = xs
+    x1, x2 = (_where(x2 != 0, x2, x1),
+              _where(x2 != 0, lax.rem(x1, x2), _lax_const(x2, 0)))
+    return (_where(x1 < x2, x2, x1), _where(x1 < x2, x1, x2))
 
 
-def gcd(x1: Any, x2: Any, /) -> Any:
+@inner_jit
+def gcd(x1: Any, x2: Any) -> Any:
     """Greatest common divisor, by Euclid's algorithm in a ``while_loop`` (the number of
     rounds depends on the data, so it cannot be a Python loop under jit)."""
-    x1, x2 = promote_args_numeric("gcd", x1, x2)
+    x1, x2 = ensure_arraylike("gcd", x1, x2)
+    x1, x2 = promote_dtypes(x1, x2)
     if _dtype(x1).kind not in "iu":
         raise ValueError("Arguments to jax.numpy.gcd must be integers.")
-    x1, x2 = ufuncs._broadcast_arrays(ufuncs.absolute(x1), ufuncs.absolute(x2))
-    return lax.while_loop(_any_left, _gcd_step, (x1, x2))[0]
+    x1, x2 = broadcast_arrays(x1, x2)
+    gcd, _ = lax.while_loop(_gcd_cond_fn, _gcd_body_fn,
+                            (ufuncs.absolute(x1), ufuncs.absolute(x2)))
+    return gcd
 
 
-def lcm(x1: Any, x2: Any, /) -> Any:
-    """Least common multiple, ``|x1 * (x2 // gcd)|`` (0 if either is 0)."""
-    x1, x2 = promote_args_numeric("lcm", x1, x2)
+@inner_jit
+def lcm(x1: Any, x2: Any) -> Any:
+    """Least common multiple, ``|x1| * (|x2| // gcd)`` (0 if either is 0)."""
+    x1, x2 = ensure_arraylike("lcm", x1, x2)
+    x1, x2 = promote_dtypes(x1, x2)
+    x1, x2 = ufuncs.absolute(x1), ufuncs.absolute(x2)
     if _dtype(x1).kind not in "iu":
         raise ValueError("Arguments to jax.numpy.lcm must be integers.")
     d = gcd(x1, x2)
-    zero = _lax_const(d, 0)
-    return _where(lax.eq(d, zero), zero,
-                  ufuncs.absolute(ufuncs.multiply(x1, ufuncs.floor_divide(x2, d))))
+    return _where(d == 0, _lax_const(d, 0),
+                  ufuncs.multiply(x1, ufuncs.floor_divide(x2, d)))
 
 
 # ---------------------------------------------------------------- the bits of a float

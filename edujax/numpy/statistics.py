@@ -19,11 +19,14 @@ import numpy as np
 
 from edujax import dtypes, lax
 from edujax.numpy import reductions
+from edujax.numpy.complex_numbers import imag, real
+from edujax.numpy.creation import array, asarray, full
 from edujax.numpy.products import dot
-from edujax.numpy.shape_ops import atleast_2d, concatenate
+from edujax.numpy.shape_ops import atleast_2d, concatenate, reshape
 from edujax.numpy.diagonals import diag
-from edujax.numpy.ufuncs import _isnan, _where, clip
-from edujax.numpy.util import (canonicalize_axis, ensure_arraylike, promote_args_inexact,
+from edujax.numpy.ufuncs import _isnan, _where, clip, sqrt, true_divide
+from edujax.numpy.util import (canonicalize_axis, check_arraylike, ensure_arraylike,
+                               promote_args_inexact,
                                promote_dtypes_inexact)
 from edujax.numpy.inner_jit import inner_jit
 
@@ -238,7 +241,7 @@ def nanmedian(a: Any, axis: int | tuple[int, ...] | None = None, out: None = Non
 # ---------------------------------------------------------------- covariance
 @inner_jit(static_argnames=("rowvar", "bias", "ddof", "dtype"))
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
-        fweights: Any = None, aweights: Any = None) -> Any:
+        fweights: Any = None, aweights: Any = None, dtype: Any = None) -> Any:
     """The covariance matrix of the variables in the rows of ``m`` (the columns if
     ``rowvar=False``), observations weighted by ``fweights`` (counts) and ``aweights``."""
     if y is not None:
@@ -249,19 +252,25 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         m, = promote_args_inexact("cov", m)
     if np.ndim(m) > 2:
         raise ValueError("m has more than 2 dimensions")
+    _check_inexact("cov", dtype)
     X = atleast_2d(m)
     if not rowvar and np.ndim(m) != 1:
         X = X.T
     if X.shape[0] == 0:
-        return lax.full((0, 0), 0, _dtype(X))
+        return reshape(array([]), (0, 0))
     if y is not None:
         y = atleast_2d(y)
         if not rowvar and y.shape[0] != 1:
             y = y.T
         X = concatenate((X, y), axis=0)
+    if X.shape[1] == 0:  # no observations: NaN
+        return full(() if X.shape[0] == 1 else (X.shape[0],) * 2, np.nan, dtype=X.dtype)
     if ddof is None:
         ddof = 1 if not bias else 0
-    w = _observation_weights(X, fweights, aweights)
+    w, aweights = _observation_weights(X, fweights, aweights)
+    if dtype is not None:
+        X = X.astype(dtype)
+        w = w.astype(dtype) if w is not None else w
     avg, w_sum = reductions.average(X, axis=1, weights=w, returned=True)
     w_sum = w_sum[0]
     if w is None:
@@ -273,38 +282,52 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     else:
         f = w_sum - ddof * reductions.sum(w * aweights) / w_sum
     X = X - avg[:, None]
-    X_T = X.T if w is None else (X * w).T
-    return _squeeze(dot(X, X_T) / f)
+    X_T = X.T if w is None else (X * lax.broadcast_to_rank(w, X.ndim)).T
+    return true_divide(dot(X, X_T.conj()), f).squeeze()
 
 
-def _squeeze(x: Any) -> Any:
-    return lax.squeeze(x, tuple(i for i, d in enumerate(np.shape(x)) if d == 1))
+def _check_inexact(name: str, dtype: Any) -> None:
+    if dtype is not None and np.dtype(dtype).kind not in "fc":
+        raise ValueError(f"{name}: dtype must be a subclass of float or complex; got "
+                         f"dtype={dtype!r}")
 
 
-def _observation_weights(X: Any, fweights: Any, aweights: Any) -> Any:
+def _observation_weights(X: Any, fweights: Any, aweights: Any) -> tuple[Any, Any]:
+    """The weight of each observation (None for all equal), and the (positive) aweights."""
     w = None
-    for name, weights in (("fweights", fweights), ("aweights", aweights)):
-        if weights is None:
-            continue
-        weights, = ensure_arraylike("cov", weights)
-        if np.ndim(weights) > 1:
-            raise RuntimeError(f"cannot handle multidimensional {name}")
-        if np.shape(weights)[0] != X.shape[1]:
-            raise RuntimeError(f"incompatible numbers of samples and {name}")
-        if name == "fweights":
-            if _dtype(weights).kind not in "iu":
-                raise TypeError("fweights must be integer.")
-            weights = abs(weights)
-        w = weights if w is None else w * weights
-    return w
+    if fweights is not None:
+        fweights, = ensure_arraylike("cov", fweights)
+        _check_weights("fweights", X, fweights)
+        if _dtype(fweights).kind not in "iu":
+            raise TypeError("fweights must be integer.")
+        w = abs(fweights)  # NumPy raises for negative weights; JAX makes them positive
+    if aweights is not None:
+        aweights, = ensure_arraylike("cov", aweights)
+        _check_weights("aweights", X, aweights)
+        aweights = abs(aweights)
+        w = asarray(aweights if w is None else w * aweights)
+    return w, aweights
 
 
-def corrcoef(x: Any, y: Any = None, rowvar: bool = True) -> Any:
+def _check_weights(name: str, X: Any, weights: Any) -> None:
+    if np.ndim(weights) > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if np.shape(weights)[0] != X.shape[1]:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+
+
+@inner_jit(static_argnames=("rowvar", "dtype"))
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> Any:
     """Pearson correlation coefficients: ``cov`` scaled by the standard deviations,
-    clipped to [-1, 1] against rounding."""
-    c = cov(x, y, rowvar)
+    clipped to [-1, 1] against rounding (the real and imaginary parts separately)."""
+    check_arraylike("corrcoef", x)
+    _check_inexact("corrcoef", dtype)
+    c = cov(x, y, rowvar, dtype=dtype)
     if np.ndim(c) == 0:
-        return c / c  # a single variable: 1 (or NaN if it never varies)
-    stddev = lax.sqrt(diag(c))
+        return true_divide(c, c)  # a single variable: 1 (or NaN if it never varies)
+    stddev = sqrt(real(diag(c))).astype(c.dtype)
     c = c / stddev[:, None] / stddev[None, :]
-    return clip(c, -1, 1)
+    real_part = clip(real(c), -1, 1)
+    if _dtype(c).kind == "c":
+        return lax.complex(real_part, clip(imag(c), -1, 1))
+    return real_part
