@@ -2,11 +2,13 @@
 
 tests/data/jnp_inner_cases.py holds the programs: median, quantile and percentile (and their
 NaN twins), cross, take_along_axis, unwrap, cov and corrcoef, gcd and lcm, poly and polyfit,
-each as it is, under jit, vmap and grad, with the keyword variants a student would use, on
-integer and float inputs, and the values they compute. tests/data/jnp_inner_recorded.json is
-what real JAX 0.10.2 gave for each; every case must come out character for character the
-same, except those listed in KNOWN_DIFFERENCES (strict xfails: they fail the suite the day
-they start to pass).
+convolve and correlate, the nan reductions, and more of the functions JAX jits (gradient,
+trapezoid, ediff1d, partition, packbits, i0, frexp, ldexp, put_along_axis, ...), each as it
+is, under jit, vmap and grad, with the keyword variants a student would use, on integer and
+float inputs, and the values they compute. tests/data/jnp_inner_recorded.json is what real
+JAX 0.10.2 gave for each; every case must come out character for character the same, except
+those listed in KNOWN_DIFFERENCES (strict xfails: they fail the suite the day they start to
+pass).
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ _LSTSQ = ("polyfit solves with jnp.linalg.lstsq: JAX's is an inner _lstsq jit (r
 _WHILE_VMAP = ("vmap of a while_loop whose predicate is batched: JAX 0.10 keeps one loop with a "
                "batched predicate (cond_jaxpr returns bool[2]); edujax reduces it with "
                "reduce_or and selects in the body")
+_SEARCHSORTED = ("digitize's body is JAX's, but it calls searchsorted: JAX's is a jitted scan "
+                 "of binary-search steps; edujax's compares against every bin")
 KNOWN_DIFFERENCES: dict[str, str] = {
     **{f"corrcoef{t}": _DIAG for t in ("", "[jit]", "[vmap]", "[grad]", "[rowvar]", "[y]",
                                        "[int]", "[dtype]", "[complex]")},
@@ -33,6 +37,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
                      "muls); edujax's rule differs",
     "nancumprod[grad]": "cumprod's JVP: JAX differentiates an associative_scan; edujax's "
                         "prefix scan differs",
+    "i0[grad]": ("a linearized jit inside a jit: JAX's dead-code elimination also drops the "
+                 "inputs a jit equation no longer reads (the known _where's condition); "
+                 "edujax keeps them"),
+    "digitize": _SEARCHSORTED, "digitize[right]": _SEARCHSORTED,
     "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
                      "the constvars come in creation order (fweights first); edujax makes "
                      "them constvars where they are first used (the jit's sorted keywords)"),

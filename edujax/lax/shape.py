@@ -410,6 +410,9 @@ def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int =
     return slice(operand, starts, limits, strides)
 
 
+core.tracer_row = lambda x, i: index_in_dim(x, i, keepdims=False)  # ``for row in tracer``
+
+
 def _clip_index(i: int, size: int) -> int:
     i = i + size if i < 0 else i
     return builtins.min(builtins.max(i, 0), size)

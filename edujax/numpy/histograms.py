@@ -21,6 +21,7 @@ from edujax.errors import ConcretizationTypeError
 from edujax.numpy import reductions
 from edujax.numpy.creation import asarray, linspace, ones_like, zeros, zeros_like
 from edujax.numpy.differences import diff
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.index_tricks import ix_, ravel_multi_index
 from edujax.numpy.shape_ops import reshape, stack, transpose
 from edujax.numpy.sorting import searchsorted
@@ -66,6 +67,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *,
     return zeros(length, _dtype(weights)).at[clip(x, 0)].add(weights, mode="drop")
 
 
+@inner_jit(static_argnames=("right", "method"))
 def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Any:
     """The index of the bin each value falls in: ``i`` such that
     ``bins[i-1] <= x < bins[i]`` (``<`` and ``<=`` swapped if ``right``), for

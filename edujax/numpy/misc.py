@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.vmap import vmap
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, asarray, linspace, zeros, zeros_like
 from edujax.numpy.functional import vectorize
@@ -41,6 +42,7 @@ def _to_inexact(dtype: np.dtype) -> np.dtype:
 
 
 # ---------------------------------------------------------------- building arrays
+@inner_jit
 def block(arrays: Any) -> Any:
     """An array assembled from nested lists of blocks: the innermost lists are joined
     along the last axis, the next level along the one before, and so on."""
@@ -65,7 +67,7 @@ def _block(xs: Any) -> tuple[Any, int]:
 
 def _atleast_nd(x: Any, n: int) -> Any:
     missing = n - np.ndim(x)
-    return lax.reshape(x, (1,) * missing + np.shape(x)) if missing > 0 else x
+    return lax.broadcast(x, (1,) * missing) if missing > 0 else asarray(x)
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
@@ -120,6 +122,7 @@ def copy(a: Any, order: str | None = None) -> Any:
     return array(a, copy=True, order=order)
 
 
+@inner_jit(static_argnames=("new_shape",))
 def resize(a: Any, new_shape: Any) -> Any:
     """``a`` flattened, repeated as often as needed, cut and reshaped to ``new_shape``."""
     check_arraylike("resize", a)
@@ -178,6 +181,7 @@ save, savez = np.save, np.savez
 
 
 # ---------------------------------------------------------------- rearranging
+@inner_jit(static_argnames=("axis", "start"))
 def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     """Move ``axis`` to the position before ``start`` (``moveaxis`` is clearer)."""
     a = ensure_array("rollaxis", a)
@@ -198,43 +202,58 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
     return _split("dsplit", ary, indices_or_sections, axis=2)
 
 
+@inner_jit(static_argnames=("kth", "axis"))
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """``a`` rearranged so that position ``kth`` holds the value it would have sorted,
     smaller values before it and larger after.
 
-    NB: JAX finds the two parts with ``lax.top_k``: the lower part ascending, the upper
-    part descending. edujax sorts once and reverses the upper part, which gives the same
-    arrangement."""
-    arr = ensure_array("partition", a)
+    As JAX does it, with two ``lax.top_k``: the ``kth + 1`` smallest (the largest of the
+    negated values, ascending once negated back), then the others, largest first."""
+    arr, = ensure_arraylike("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.partition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
-    arr = swapaxes(arr, axis, -1)
-    last = np.ndim(arr) - 1
-    ordered = lax.sort(arr, dimension=last)
-    bottom = lax.slice_in_dim(ordered, 0, kth + 1, axis=last)
-    top = lax.rev(lax.slice_in_dim(ordered, kth + 1, None, axis=last), (last,))
-    return swapaxes(lax.concatenate([bottom, top], last), -1, axis)
+    arr = arr.swapaxes(axis, -1)
+    if _dtype(arr).kind == "u":  # shifted by one, so that negating 0 does not wrap around
+        bottom = -lax.top_k(-(arr + 1), kth + 1)[0] - 1
+    else:
+        bottom = -lax.top_k(-arr, kth + 1)[0]
+    top = lax.top_k(arr, arr.shape[-1] - kth - 1)[0]
+    out = lax.concatenate([bottom, top], dimension=arr.ndim - 1)
+    return out.swapaxes(-1, axis)
 
 
+@inner_jit(static_argnames=("kth", "axis"))
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
-    """The indices that would ``partition`` ``a``: the ``kth + 1`` smallest first (in
-    sorted order), then the other indices in increasing order (as JAX's ``top_k`` leaves
-    them)."""
-    arr = ensure_array("partition", a)
+    """The indices that would ``partition`` ``a``: those of the ``kth + 1`` smallest first
+    (in sorted order), then the others.
+
+    As JAX does it: ``top_k`` of the negated values finds the bottom indices; the others
+    are found as the top of a proxy array, ones with zeros written at the bottom indices
+    (so that equal values cannot be picked twice)."""
+    arr, = ensure_arraylike("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.argpartition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
-    arr = swapaxes(arr, axis, -1)
-    bottom_ind = argsort(arr, axis=-1)[..., :kth + 1]
-    # mark the bottom positions, then list the unmarked ones in order (a stable sort)
-    marked = reductions.any(bottom_ind[..., :, None] == arange(arr.shape[-1]), axis=-2)
-    top_ind = argsort(marked, axis=-1)[..., :arr.shape[-1] - kth - 1]
-    return swapaxes(concatenate([bottom_ind, top_ind], axis=-1), -1, axis)
+    arr = arr.swapaxes(axis, -1)
+    if _dtype(arr).kind == "u":
+        bottom_ind = lax.top_k(-(arr + 1), kth + 1)[1]
+    else:
+        bottom_ind = lax.top_k(-arr, kth + 1)[1]
+
+    def set_to_zero(a, i):
+        return a.at[i].set(0)
+    for _ in range(arr.ndim - 1):
+        set_to_zero = vmap(set_to_zero)
+    proxy = set_to_zero(lax.full(arr.shape, 1.0), bottom_ind)
+    top_ind = lax.top_k(proxy, arr.shape[-1] - kth - 1)[1]
+    out = lax.concatenate([bottom_ind, top_ind], dimension=arr.ndim - 1)
+    return out.swapaxes(-1, axis)
 
 
+@inner_jit(static_argnames=("axis",))
 def lexsort(keys: Sequence[Any], axis: int = -1) -> Any:
     """Indices that sort by several keys: by the *last* key, ties broken by the one
     before, and so on (one multi-key ``lax.sort``)."""
@@ -348,12 +367,14 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
 
 
 # ---------------------------------------------------------------- products, comparisons
+@inner_jit
 def matvec(x1: Any, x2: Any, /) -> Any:
     """Matrix times vector, batched over leading axes (``(..., n, m) @ (..., m)``)."""
     x1, x2 = ensure_arraylike("matvec", x1, x2)
     return vectorize(matmul, signature="(n,m),(m)->(n)")(x1, x2)
 
 
+@inner_jit
 def vecmat(x1: Any, x2: Any, /) -> Any:
     """Vector times matrix, batched over leading axes (``(..., n) @ (..., n, m)``)."""
     x1, x2 = ensure_arraylike("matvec", x1, x2)
@@ -385,23 +406,14 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
 
 
 # ---------------------------------------------------------------- bits
+@inner_jit
 def bitwise_count(x: Any, /) -> Any:
-    """The number of 1 bits in ``|x|``, as uint8. Counted one bit position at a time
-    (XLA has a primitive for this, ``population_count``; edujax has no such primitive)."""
+    """The number of 1 bits in ``|x|``, as uint8 (as NumPy: the absolute value's bits)."""
     x, = promote_args_numeric("bitwise_count", x)
-    if _dtype(x).kind not in "iu":
-        raise TypeError(f"population_count does not accept dtype {_dtype(x)}. Accepted dtypes "
-                        "are subtypes of integer.")
-    x = lax.abs(x) if _dtype(x).kind == "i" else x
-    bits = np.dtype(_dtype(x)).itemsize * 8
-    one = np.asarray(1, _dtype(x))[()]
-    count = lax.full_like(x, 0, dtype=np.uint8)
-    for i in range(bits):
-        bit = lax.bitwise_and(lax.shift_right_logical(x, np.asarray(i, _dtype(x))[()]), one)
-        count = lax.add(count, lax.convert_element_type(bit, np.uint8))
-    return count
+    return lax.population_count(abs(x)).astype("uint8")
 
 
+@inner_jit(static_argnames=("axis", "bitorder"))
 def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     """Pack the truth values of ``a`` into bytes, 8 per uint8 (padding with 0 bits)."""
     arr = ensure_array("packbits", a)
@@ -420,10 +432,13 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     if remainder:
         arr = lax.pad(arr, np.uint8(0), (arr.ndim - 1) * [(0, 0, 0)] + [(0, 8 - remainder, 0)])
     arr = arr.reshape(arr.shape[:-1] + (arr.shape[-1] // 8, 8))
-    packed = reductions.sum(left_shift(arr, bits), axis=-1, dtype=np.uint8)
+    bits = lax.expand_dims(bits, tuple(range(arr.ndim - 1)))
+    # (the sum of uint8s is a uint32, as in NumPy; then cast back)
+    packed = reductions.sum(left_shift(arr, bits), axis=-1).astype(np.uint8)
     return swapaxes(packed, axis, -1)
 
 
+@inner_jit(static_argnames=("axis", "count", "bitorder"))
 def unpackbits(a: Any, axis: int | None = None, count: int | None = None,
                bitorder: str = "big") -> Any:
     """Unpack each uint8 of ``a`` into its 8 bits (0 or 1), most significant first
