@@ -37,9 +37,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
                      "muls); edujax's rule differs",
     "nancumprod[grad]": "cumprod's JVP: JAX differentiates an associative_scan; edujax's "
                         "prefix scan differs",
-    "i0[grad]": ("a linearized jit inside a jit: JAX's dead-code elimination also drops the "
-                 "inputs a jit equation no longer reads (the known _where's condition); "
-                 "edujax keeps them"),
     "digitize": _SEARCHSORTED, "digitize[right]": _SEARCHSORTED,
     "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
                      "the constvars come in creation order (fweights first); edujax makes "

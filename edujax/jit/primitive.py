@@ -201,9 +201,38 @@ def _live_eqns(eqns: list, outvars: list) -> tuple[list, set]:
     kept = []
     for eqn in reversed(eqns):
         if _is_effectful(eqn) or any(v in live for v in eqn.outvars):
+            if eqn.primitive is jit_p:
+                eqn = _pruned_jit(eqn, [v in live for v in eqn.outvars])
             kept.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     return kept[::-1], live
+
+
+def _pruned_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> JaxprEqn:
+    """A jit equation cut down to the outputs used, and to the inputs its cut-down body
+    still reads (JAX's dce rule for jit: its ``keep_unused=False`` lets it drop them)."""
+    closed = eqn.params["jaxpr"]
+    body, used_inputs = _memoized(closed, ("dce", tuple(used_outputs)),
+                                  lambda: _dce_body(closed, used_outputs))
+    if body is closed:
+        return eqn
+    keep = lambda xs, used: [x for x, u in zip(xs, used) if u]  # noqa: E731
+    params = dict(eqn.params, jaxpr=body,
+                  donated_invars=tuple(keep(eqn.params["donated_invars"], used_inputs)))
+    return eqn.replace(invars=keep(eqn.invars, used_inputs),
+                       outvars=keep(eqn.outvars, used_outputs), params=params)
+
+
+def _dce_body(closed: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list]:
+    j = closed.jaxpr
+    outvars = [v for v, u in zip(j.outvars, used_outputs) if u]
+    eqns, live = _live_eqns(j.eqns, outvars)
+    used_inputs = [v in live for v in j.invars]
+    invars = [v for v, u in zip(j.invars, used_inputs) if u]
+    if len(eqns) == len(j.eqns) and all(used_inputs) and all(used_outputs):
+        return closed, used_inputs
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, eqns, j.debug_info),
+                       closed.consts), used_inputs
 
 
 def _is_effectful(eqn: JaxprEqn) -> bool:
