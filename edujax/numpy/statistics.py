@@ -24,6 +24,7 @@ from edujax.numpy.creation import array, asarray, full
 from edujax.numpy.products import dot
 from edujax.numpy.shape_ops import atleast_2d, concatenate, reshape
 from edujax.numpy.diagonals import diag
+from edujax.numpy.editing import take_along_axis
 from edujax.numpy.ufuncs import _isnan, _where, clip, sqrt, true_divide
 from edujax.numpy.util import (canonicalize_axis, check_arraylike, ensure_arraylike,
                                promote_args_inexact,
@@ -41,8 +42,9 @@ def _const(example: Any, value: float) -> Any:
     return np.asarray(value, _dtype(example))[()]
 
 
-def _merge_reduced_axes(a: Any, axis: tuple[int, ...]) -> tuple[Any, list[int]]:
-    """Several reduced axes become one, last: (the new array, the shape for keepdims).
+def _merge_reduced_axes(a: Any, axis: tuple[int, ...]) -> tuple[tuple, list[int], list[int]]:
+    """Several reduced axes become one, last: (the new shape, the reshape's dimensions, the
+    shape for keepdims).
 
     As JAX does it, with one ``reshape`` whose ``dimensions`` permute the kept axes to the
     front: the permutation is built by swapping each kept axis into place, one by one.
@@ -57,18 +59,19 @@ def _merge_reduced_axes(a: Any, axis: tuple[int, ...]) -> tuple[Any, list[int]]:
         dimensions[i], dimensions[s] = dimensions[s], dimensions[i]
     kept = tuple(d for i, d in enumerate(np.shape(a)) if i not in axis)
     merged = math.prod(d for i, d in enumerate(np.shape(a)) if i in axis)
-    return lax.reshape(a, kept + (merged,), dimensions), keepdim
+    return kept + (merged,), dimensions, keepdim
 
 
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool,
-              squash_nans: bool) -> Any:
+              squash_nans: bool, weights: Any = None) -> Any:
     """The recipe in the module docstring; ``squash_nans`` for the nan* versions."""
     if method not in _METHODS + ["inverted_cdf"]:
         raise ValueError("method can only be 'linear', 'lower', 'higher', 'midpoint', "
                          "'nearest' or 'inverted_cdf'")
-    if method == "inverted_cdf":
-        raise NotImplementedError("edujax's quantile has no 'inverted_cdf' method yet")
-    a, = promote_dtypes_inexact(a)
+    if weights is not None:
+        a, weights = _promote_weights(a, weights, axis, method)
+    else:
+        a, = promote_dtypes_inexact(a)
     if _dtype(a).kind == "c":
         raise ValueError("quantile does not support complex input, as the operation is "
                          "poorly defined.")
@@ -76,21 +79,59 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool,
     if axis is None:
         keepdim = [1] * np.ndim(a) if keepdims else []
         a, axis = lax.reshape(a, (int(np.size(a)),)), 0
+        if weights is not None:
+            weights = lax.reshape(weights, (int(np.size(weights)),))
     elif isinstance(axis, tuple):
-        a, keepdim = _merge_reduced_axes(a, axis)
+        shape, dimensions, keepdim = _merge_reduced_axes(a, axis)
+        a = lax.reshape(a, shape, dimensions)
+        if weights is not None:
+            weights = lax.reshape(weights, shape, dimensions)
         axis = np.ndim(a) - 1
     else:
         axis = canonicalize_axis(axis, np.ndim(a))
     if np.ndim(q) > 1:
         raise ValueError(f"q must be have rank <= 1, got shape {np.shape(q)}")
+    a_shape, q_orig = np.shape(a), q
     neighbours = _nan_neighbours if squash_nans else _neighbours
-    low_value, high_value, low_weight, high_weight = neighbours(a, q, axis, keepdims)
-    result = _combine(method, low_value, high_value, low_weight, high_weight, _dtype(q))
+    a, weights, *values_and_weights = neighbours(a, weights, q, axis, keepdims)
+    if method == "inverted_cdf":
+        result = _inverted_cdf(a, weights, q_orig, a_shape, axis, keepdims, squash_nans)
+    else:
+        result = _combine(method, *values_and_weights, _dtype(q))
     if keepdims and keepdim:
         if np.ndim(q) > 0:
             keepdim = [np.shape(q)[0], *keepdim]
         result = lax.reshape(result, tuple(keepdim))
     return lax.convert_element_type(result, _dtype(a))
+
+
+def _promote_weights(a: Any, weights: Any, axis: Any, method: str) -> tuple[Any, Any]:
+    """``a`` and ``weights`` of one inexact dtype, the weights broadcast to ``a``'s shape
+    (they may be given for the reduced axes only)."""
+    if _dtype(weights).kind == "c":
+        raise ValueError("Weights cannot be complex types.")
+    if method != "inverted_cdf":
+        raise NotImplementedError(f"{method} doesn't support weights. Only method "
+                                  "'inverted_cdf' supports weights.")
+    a, weights = promote_dtypes_inexact(a, weights)
+    if np.shape(weights) != np.shape(a):
+        if axis is None:
+            raise ValueError("Weights shape must match 'a' shape when axis is None.")
+        axes = tuple(canonicalize_axis(ax, np.ndim(a))
+                     for ax in (axis if isinstance(axis, tuple) else (axis,)))
+        reduced_shape = tuple(np.shape(a)[ax] for ax in axes)
+        if np.shape(weights) != reduced_shape:
+            raise ValueError(f"Weights shape {np.shape(weights)} must match reduction axes "
+                             f"{reduced_shape}")
+        weights = lax.broadcast_in_dim(weights, np.shape(a), axes)
+    return a, weights
+
+
+def _sort(a: Any, weights: Any, axis: int) -> tuple[Any, Any]:
+    """Sort along ``axis``; the weights, if any, move with their values."""
+    if weights is None:
+        return lax.sort(a, dimension=axis), None
+    return tuple(lax.sort_key_val(a, weights, dimension=axis))
 
 
 def _weights(position: Any) -> tuple[Any, Any, Any, Any]:
@@ -101,7 +142,7 @@ def _weights(position: Any) -> tuple[Any, Any, Any, Any]:
     return low, high, low_weight, high_weight
 
 
-def _neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
+def _neighbours(a: Any, weights: Any, q: Any, axis: int, keepdims: bool) -> tuple:
     """The sorted values just below and above each quantile's position, and their weights.
 
     Every slice has the same length ``n``, so the positions ``q * (n - 1)`` are the same for
@@ -110,7 +151,7 @@ def _neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
     a_shape, q_ndim = np.shape(a), np.ndim(q)
     # a slice holding a NaN gives NaN: fill it with NaNs, whatever is read from it
     a = _where(reductions.any(_isnan(a), axis=axis, keepdims=True), np.nan, a)
-    a = lax.sort(a, dimension=axis)
+    a, weights = _sort(a, weights, axis)
     n = lax.convert_element_type(a_shape[axis], _dtype(q))  # a constant: 4.0:f32[]
     low, high, low_weight, high_weight = _weights(lax.mul(q, n - 1))
     low = lax.clamp(_const(low, 0), low, n - 1)
@@ -127,15 +168,15 @@ def _neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
     if q_ndim == 1:  # one weight per quantile, spread over its slab
         low_weight = lax.broadcast_in_dim(low_weight, np.shape(low_value), (0,))
         high_weight = lax.broadcast_in_dim(high_weight, np.shape(high_value), (0,))
-    return low_value, high_value, low_weight, high_weight
+    return a, weights, low_value, high_value, low_weight, high_weight
 
 
-def _nan_neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
+def _nan_neighbours(a: Any, weights: Any, q: Any, axis: int, keepdims: bool) -> tuple:
     """As ``_neighbours``, but NaNs are sorted last and left out of each slice's count
     ``n``: the positions differ from slice to slice, so each is read with its own index."""
     q_ndim = np.ndim(q)
     a = _where(_isnan(a), np.nan, a)  # every NaN positive, so that it sorts last
-    a = lax.sort(a, dimension=axis)
+    a, weights = _sort(a, weights, axis)
     counts = reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=_dtype(q),
                             keepdims=keepdims)
     shape_after_reduction = np.shape(counts)
@@ -155,7 +196,7 @@ def _nan_neighbours(a: Any, q: Any, axis: int, keepdims: bool) -> tuple:
     low_value = a[tuple(index)]
     index[axis] = high
     high_value = a[tuple(index)]
-    return low_value, high_value, low_weight, high_weight
+    return a, weights, low_value, high_value, low_weight, high_weight
 
 
 def _combine(method: str, low_value: Any, high_value: Any, low_weight: Any, high_weight: Any,
@@ -172,6 +213,60 @@ def _combine(method: str, low_value: Any, high_value: Any, low_weight: Any, high
     return lax.mul(lax.add(low_value, high_value), _const(low_value, 0.5))  # midpoint
 
 
+def _inverted_cdf(a: Any, weights: Any, q: Any, a_shape: tuple, axis: int, keepdims: bool,
+                  squash_nans: bool) -> Any:
+    """The first sorted value whose running weight reaches ``q`` of the total (each value
+    weighing 1 if no weights are given). NaN data (for quantile) and negative or NaN
+    weights make the answer NaN; nanquantile leaves NaN data out instead."""
+    q_ndim = np.ndim(q)
+    if weights is None:
+        weights = lax.full_like(a, 1.0)
+    zeros = lax.full_like(weights, 0)
+    bad_weights = lax.bitwise_or(lax.lt(weights, zeros), _isnan(weights))
+    nan_data = _isnan(a)
+    clean_weights = lax.select(lax.bitwise_or(bad_weights, nan_data), zeros, weights)
+    cum_weights = reductions.cumsum(clean_weights, axis=axis)
+    total_weight = lax.index_in_dim(cum_weights, -1, axis=axis, keepdims=keepdims)
+    tw_f = lax.expand_dims(total_weight, tuple(range(q_ndim)))
+    q_f = lax.reshape(q, np.shape(q) + (1,) * np.ndim(total_weight))
+    target_w = lax.mul(q_f, tw_f)
+    target_w_aligned = target_w if keepdims else lax.expand_dims(target_w, (axis + q_ndim,))
+    cw_f = lax.expand_dims(cum_weights, tuple(range(q_ndim)))
+    is_less = lax.lt(cw_f, target_w_aligned)
+    idx = reductions.sum(lax.convert_element_type(is_less, dtypes.int_dtype()),
+                         axis=axis + q_ndim, keepdims=keepdims)
+    if squash_nans:
+        valid_counts = reductions.sum(lax.bitwise_not(nan_data), axis=axis, dtype=_dtype(q),
+                                      keepdims=keepdims)
+    else:
+        valid_counts = lax.full_like(total_weight, a_shape[axis], dtype=_dtype(q))
+    limit = lax.sub(valid_counts, _const(valid_counts, 1))
+    max_idx = lax.expand_dims(lax.convert_element_type(limit, dtypes.int_dtype()),
+                              tuple(range(q_ndim)))
+    max_idx = lax.convert_element_type(max_idx, _dtype(idx))
+    idx = lax.max(_const(idx, 0), lax.min(idx, max_idx))
+    idx_take = lax.squeeze(idx, (q_ndim + axis,)) if keepdims else idx
+    if q_ndim == 0:
+        result = take_along_axis(a, lax.expand_dims(idx_take, (axis,)), axis=axis)
+        result = lax.squeeze(result, (axis,))
+    else:  # the quantiles' axis goes where take_along_axis wants it, then back
+        perm = [*range(q_ndim, q_ndim + axis), *range(q_ndim),
+                *range(q_ndim + axis, np.ndim(idx_take))]
+        result = take_along_axis(a, lax.transpose(idx_take, perm), axis=axis)
+        result = lax.transpose(result, [perm.index(i) for i in range(len(perm))])
+    if keepdims:
+        result = lax.expand_dims(result, (q_ndim + axis,))
+    all_nan_data = lax.eq(valid_counts, lax.full_like(valid_counts, 0))
+    any_bad_weight = reductions.any(bad_weights, axis=axis, keepdims=keepdims)
+    if squash_nans:
+        force_nan = lax.bitwise_or(any_bad_weight, all_nan_data)
+    else:
+        force_nan = lax.bitwise_or(any_bad_weight,
+                                   reductions.any(nan_data, axis=axis, keepdims=keepdims))
+    force_nan = lax.expand_dims(force_nan, tuple(range(q_ndim)))
+    return _where(force_nan, lax.full_like(result, np.nan), result)
+
+
 def _check_no_out(name: str, out: Any, overwrite_input: bool) -> None:
     if overwrite_input or out is not None:
         raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or "
@@ -181,43 +276,51 @@ def _check_no_out(name: str, out: Any, overwrite_input: bool) -> None:
 @inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def quantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
              overwrite_input: bool = False, method: str = "linear",
-             keepdims: bool = False) -> Any:
+             keepdims: bool = False, *, weights: Any = None) -> Any:
     """The ``q``-th quantile(s) of ``a`` (``q`` in [0, 1], a scalar or a 1-D array)."""
     a, q = ensure_arraylike("quantile", a, q)
+    if weights is not None:
+        weights, = ensure_arraylike("quantile", weights)
     _check_no_out("quantile", out, overwrite_input)
-    return _quantile(a, q, axis, method, keepdims, False)
+    return _quantile(a, q, axis, method, keepdims, False, weights)
 
 
 @inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def nanquantile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear",
-                keepdims: bool = False) -> Any:
+                keepdims: bool = False, *, weights: Any = None) -> Any:
     """``quantile`` of the elements that are not NaN."""
     a, q = ensure_arraylike("nanquantile", a, q)
+    if weights is not None:
+        weights, = ensure_arraylike("nanquantile", weights)
     _check_no_out("nanquantile", out, overwrite_input)
-    return _quantile(a, q, axis, method, keepdims, True)
+    return _quantile(a, q, axis, method, keepdims, True, weights)
 
 
 @inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def percentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                overwrite_input: bool = False, method: str = "linear",
-               keepdims: bool = False) -> Any:
+               keepdims: bool = False, *, weights: Any = None) -> Any:
     """``quantile`` with ``q`` in percent (0 to 100)."""
     a, q = ensure_arraylike("percentile", a, q)
+    if weights is not None:
+        weights, = ensure_arraylike("percentile", weights)
     q, = promote_dtypes_inexact(q)
     return quantile(a, q / 100, axis=axis, out=out, overwrite_input=overwrite_input,
-                    method=method, keepdims=keepdims)
+                    method=method, keepdims=keepdims, weights=weights)
 
 
 @inner_jit(static_argnames=("axis", "overwrite_input", "keepdims", "method"))
 def nanpercentile(a: Any, q: Any, axis: int | tuple[int, ...] | None = None, out: None = None,
                   overwrite_input: bool = False, method: str = "linear",
-                  keepdims: bool = False) -> Any:
+                  keepdims: bool = False, *, weights: Any = None) -> Any:
     """``nanquantile`` with ``q`` in percent (0 to 100)."""
     a, q = ensure_arraylike("nanpercentile", a, q)
+    if weights is not None:
+        weights, = ensure_arraylike("nanpercentile", weights)
     q, = promote_dtypes_inexact(q)
     return nanquantile(a, q / 100, axis=axis, out=out, overwrite_input=overwrite_input,
-                       method=method, keepdims=keepdims)
+                       method=method, keepdims=keepdims, weights=weights)
 
 
 @inner_jit(static_argnames=("axis", "overwrite_input", "keepdims"))

@@ -309,3 +309,32 @@ jaxpr("digitize[right]", "lambda x: jnp.digitize(x, jnp.array([3.0, 0.0, -1.0]),
 value("digitize[value]", f"jnp.digitize({V}, jnp.array([-1.0, 0.0, 2.0]), right=True)")
 jaxpr("iterate_rows", "lambda x: [r * 2 for r in x]", X)  # (lax.index_in_dim per row, as JAX)
 jaxpr("iterate_rows[vmap]", "jax.vmap(lambda x: sum(r for r in x))", f"jnp.stack([{X}, {X}])")
+
+# ---------------------------------------------------------------- quantile's inverted_cdf and weights
+W = "jnp.array([[1.0, 2.0, 0.5, 1.0], [0.0, 1.0, 3.0, 1.0], [2.0, 2.0, 1.0, 1.0]])"
+transformed("quantile[inverted_cdf]", "lambda x: jnp.quantile(x, 0.3, axis=1, method='inverted_cdf')", X,
+            grad=False)
+jaxpr("quantile[inverted_cdf,weights]",
+      "lambda x, w: jnp.quantile(x, jnp.array([0.25, 0.75]), axis=1, method='inverted_cdf', weights=w)",
+      X, W)
+jaxpr("quantile[inverted_cdf,weights_1d]",
+      "lambda x, w: jnp.quantile(x, 0.5, axis=0, method='inverted_cdf', weights=w)", X,
+      "jnp.array([1.0, 3.0, 0.5])")
+jaxpr("quantile[inverted_cdf,keepdims]",
+      "lambda x: jnp.quantile(x, jnp.array([0.2, 0.9]), axis=0, method='inverted_cdf', keepdims=True)", X)
+jaxpr("quantile[inverted_cdf,none]", "lambda x: jnp.quantile(x, 0.5, method='inverted_cdf')", X)
+jaxpr("nanquantile[inverted_cdf]",
+      "lambda x, w: jnp.nanquantile(x, 0.5, axis=1, method='inverted_cdf', weights=w)", XN, W)
+jaxpr("percentile[inverted_cdf,weights]",
+      "lambda x, w: jnp.percentile(x, 40.0, axis=1, method='inverted_cdf', weights=w)", X, W)
+for m in ("inverted_cdf",):
+    value(f"quantile[value,{m}]", f"jnp.quantile({X}, jnp.array([0.1, 0.5, 1.0]), axis=1, method={m!r})")
+    value(f"quantile[value,{m},weights]",
+          f"jnp.quantile({X}, jnp.array([0.25, 0.75]), axis=1, method={m!r}, weights={W})")
+    value(f"nanquantile[value,{m},weights]",
+          f"jnp.nanquantile({XN}, 0.5, axis=1, method={m!r}, weights={W})")
+    value(f"quantile[value,{m},bad_weight]",
+          f"jnp.quantile({X}, 0.5, axis=1, method={m!r}, weights={W} - 0.5)")
+value("quantile[weights_linear_error]", f"jnp.quantile({X}, 0.5, axis=1, weights={W})")
+value("quantile[weights_shape_error]", f"jnp.quantile({X}, 0.5, method='inverted_cdf', weights=jnp.ones(4))")
+value("quantile[weights_axis_error]", f"jnp.quantile({X}, 0.5, axis=1, method='inverted_cdf', weights=jnp.ones(3))")
