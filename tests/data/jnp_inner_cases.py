@@ -338,3 +338,44 @@ for m in ("inverted_cdf",):
 value("quantile[weights_linear_error]", f"jnp.quantile({X}, 0.5, axis=1, weights={W})")
 value("quantile[weights_shape_error]", f"jnp.quantile({X}, 0.5, method='inverted_cdf', weights=jnp.ones(4))")
 value("quantile[weights_axis_error]", f"jnp.quantile({X}, 0.5, axis=1, method='inverted_cdf', weights=jnp.ones(3))")
+
+# ---------------------------------------------------------------- errors, as JAX words them
+value("quantile[error,q_rank]", f"jnp.quantile({X}, jnp.ones((2, 2)))")
+value("quantile[error,method]", f"jnp.quantile({X}, 0.5, method='cubic')")
+value("quantile[error,complex]", f"jnp.quantile({X} * 1j, 0.5)")
+value("quantile[error,q_list]", f"jnp.quantile({X}, [0.1, 0.2])")
+value("quantile[error,out]", f"jnp.quantile({X}, 0.5, overwrite_input=True)")
+value("median[error,repeated_axis]", f"jnp.median({X}, axis=(0, 0))")
+value("take_along_axis[error,float]", f"jnp.take_along_axis({X}, jnp.zeros((3, 4)), axis=1)")
+value("take_along_axis[error,ndim]", f"jnp.take_along_axis({X}, jnp.array([0, 1]), axis=1)")
+value("take_along_axis[error,none_2d]", f"jnp.take_along_axis({X}, {IDX}, axis=None)")
+value("take_along_axis[value,promise]",
+      f"jnp.take_along_axis({X}, jnp.array([[1, 0, 3, 2]]), axis=1, mode='promise_in_bounds')")
+jaxpr("take_along_axis[promise]",
+      "lambda x, i: jnp.take_along_axis(x, i, axis=1, mode='promise_in_bounds')", X, IDX)
+value("cross[error,dim]", "jnp.cross(jnp.ones(4), jnp.ones(4))")
+value("linalg.cross[error,dim]", "jnp.linalg.cross(jnp.ones(2), jnp.ones(2))")
+value("unwrap[error,complex]", "jnp.unwrap(jnp.ones(3) * 1j)")
+value("unwrap[value,empty]", "jnp.unwrap(jnp.zeros((0,)))")
+value("polyfit[error,deg]", f"jnp.polyfit({PX}, {PY}, -1)")
+value("polyfit[error,x2d]", f"jnp.polyfit(jnp.ones((2, 2)), {PY}, 1)")
+value("poly[error,3d]", "jnp.poly(jnp.ones((2, 2, 2)))")
+value("convolve[error,2d]", "jnp.convolve(jnp.ones((2, 2)), jnp.ones(2))")
+value("convolve[error,empty]", "jnp.convolve(jnp.ones(3), jnp.zeros(0))")
+value("convolve[error,mode]", "jnp.convolve(jnp.ones(3), jnp.ones(2), mode='middle')")
+value("nanmean[error,out]", f"jnp.nanmean({XN}, out=jnp.zeros(3))")
+value("partition[error,complex]", "jnp.partition(jnp.ones(3) * 1j, 1)")
+value("packbits[error,float]", "jnp.packbits(jnp.ones(3))")
+value("trapezoid[value,x2d]", f"jnp.trapezoid({X}, {X} * 2, axis=0)")
+value("gradient[error,small]", "jnp.gradient(jnp.ones(1))")
+
+# ---------------------------------------------------------------- transformations combined
+jaxpr("median[jacrev]", "jax.jacrev(lambda x: jnp.median(x, axis=1))", X)
+jaxpr("quantile[jacfwd]", "jax.jacfwd(lambda x: jnp.quantile(x, 0.3))", V)
+jaxpr("nanmean[hessian]", "jax.hessian(lambda x: jnp.nanmean(x ** 2))", V)
+jaxpr("take_along_axis[vmap_grad]",
+      "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.take_along_axis(x, jnp.array([2, 0]), axis=0))))",
+      f"jnp.stack([{V}, {V}])")
+jaxpr("cross[jit_grad]", "jax.jit(jax.grad(lambda a, b: jnp.cross(a, b)[0]))", "jnp.array([1.0, 2.0, 3.0])",
+      "jnp.array([0.5, -1.0, 4.0])")
+jaxpr("convolve[value_and_grad]", f"jax.value_and_grad(lambda v: jnp.convolve({CV}, v).sum())", CK)
