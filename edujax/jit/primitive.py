@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from edujax import core
+from edujax import core, nan_checks
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
@@ -276,6 +276,7 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
     transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
                                                                 cts_nonzero, tuple(avals)))
+    nan_checks.backward_passes.add(transposed)  # (how jax_debug_nans announces its NaNs)
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
     return [next(cts_in) if lin else None for lin in linear]
 

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, dtypes, nan_checks
 from edujax.array import Array
 from edujax.core import ShapedArray
 from edujax.interpreters import ad, ad_util, batching
@@ -262,6 +262,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         return operand  # the common case, checked first: nothing to do
     new_dtype = np.dtype(new_dtype)
     if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
+        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+            # JAX binds convert_element_type here, and checks its output
+            nan_checks.check_constant([operand])
         if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
             return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
         value = np.asarray(operand).astype(new_dtype)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, dtypes, lax, nan_checks
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy.ufuncs import add, equal
@@ -48,6 +48,9 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         out = _stack_nested(object, dtype)
     else:
         out = Array(_to_numpy(object, dtype), weak)
+        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+            # JAX converts with convert_element_type, which it checks
+            nan_checks.check_constant([out])
         if not out.shape and core._state.trace is not core.eval_trace:
             # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
             # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).

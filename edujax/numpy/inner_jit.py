@@ -54,10 +54,10 @@ import inspect
 from collections import OrderedDict
 from typing import Any, Callable
 
-from edujax import core, dtypes
+from edujax import core, dtypes, nan_checks
 from edujax.interpreters.partial_eval import DebugInfo, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
 # Filled in by edujax/jit/primitive.py: stage_jit_call(closed_jaxpr, flat_args, name) binds
 # one jit equation in the current trace and returns its flat outputs.
@@ -115,10 +115,20 @@ class _InnerJit:
         @functools.wraps(fun)
         def call(*args: Any, **kwargs: Any) -> Any:
             if core._state.trace is core.eval_trace:
+                if nan_checks.CHECKING:
+                    return self.checked_call(args, kwargs)
                 return fun(*args, **kwargs)  # eager: the body op by op, no tracing
             return staged(args, kwargs)
         call._inner_jit = self  # for tests and the curious: the cache and the statics
         return call
+
+    def checked_call(self, args: tuple, kwargs: dict) -> Any:
+        """jax_debug_nans, eagerly: like JAX's compiled call, only the outputs are checked,
+        and a NaN there reruns the body op by op to find its operation (nan_checks.py)."""
+        with nan_checks.suspended():
+            out = self.fun(*args, **kwargs)
+        nan_checks.check_jit_call(self.name, tree_leaves(out), lambda: self.fun(*args, **kwargs))
+        return out
 
     def staged(self, args: tuple, kwargs: dict) -> Any:
         """Bind one ``jit`` equation whose jaxpr is the body traced for these arguments."""

@@ -14,12 +14,14 @@ It also holds the shape helpers every other module of jax.numpy needs (``canonic
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.config import config
 
 _arraylike_types = (Array, core.Tracer, np.ndarray, np.generic, bool, int, float, complex)
 
@@ -124,8 +126,27 @@ def promote_shapes(fun_name: str, *args: Any) -> list:
         return list(args)  # lax stretches size-1 dimensions (or raises its own error)
     if len({len(s) for s in shapes if s}) < 2:
         return list(args)  # only scalars differ in rank: lax accepts those too
+    if config.read("jax_numpy_rank_promotion") != "allow":
+        _rank_promotion_warning_or_error(fun_name, shapes)
     rank = len(broadcast_shapes(*shapes))
     return [lax.broadcast_to_rank(a, rank) for a in args]
+
+
+def _rank_promotion_warning_or_error(fun_name: str, shapes: list) -> None:
+    """``jax_numpy_rank_promotion``: (3,) + (2, 3) stretches the first array to (1, 3) as
+    NumPy does; "warn" says so, "raise" refuses (a common source of silent bugs)."""
+    shown = " ".join(map(str, shapes))
+    if config.read("jax_numpy_rank_promotion") == "warn":
+        warnings.warn(f"Following NumPy automatic rank promotion for {fun_name} on shapes "
+                      f"{shown}. Set the jax_numpy_rank_promotion config option to 'allow' to "
+                      "disable this warning; for more information, see "
+                      "https://docs.jax.dev/en/latest/rank_promotion_warning.html.",
+                      stacklevel=4)
+    else:
+        raise ValueError(f"Operands could not be broadcast together for {fun_name} on shapes "
+                         f"{shown} and with the config option jax_numpy_rank_promotion='raise'. "
+                         "For more information, see "
+                         "https://docs.jax.dev/en/latest/rank_promotion_warning.html.")
 
 
 def promote_args(fun_name: str, *args: Any) -> list:
