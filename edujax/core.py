@@ -193,6 +193,12 @@ def set_current_trace(trace: Trace):
 # ------------------------------------------------------------------ tracers
 
 
+# ``for row in tracer``: row i, as JAX cuts it (ShapedArray._iter: lax.index_in_dim, a slice
+# with strides (1, ..., 1) and a squeeze). lax fills this in (edujax/lax/shape.py); the
+# core cannot import lax, which sits above it.
+tracer_row: Callable[[Any, int], Any] | None = None
+
+
 class Tracer:
     """A stand-in for an array while a function is being transformed.
 
@@ -251,6 +257,8 @@ class Tracer:
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
+        if tracer_row is not None:  # lax's index_in_dim (filled in by edujax/lax/shape.py)
+            return (tracer_row(self, i) for i in range(self.shape[0]))
         return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self):

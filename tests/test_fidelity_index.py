@@ -29,8 +29,6 @@ _SCAN_HOIST = ("under grad, the scan's partial evaluation hoists its loop-invari
 KNOWN_DIFFERENCES = {
     "searchsorted[grad_of_query_user]": _SCAN_HOIST,
     "interp[grad]": _SCAN_HOIST,  # (interp searches with searchsorted's scan)
-    "partition[grad]": "concatenate's transpose: JAX splits the cotangent (split), edujax "
-                       "slices it",
 }
 # The message names the tracer's class by its module path, which is JAX's own.
 TYPE_ONLY = {"diagonal_value[traced_offset_error]"}

@@ -17,7 +17,7 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -167,15 +167,15 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
 
 
 def _drop_unused_residuals(split: Any) -> Any:
-    """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
-    e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed."""
+    """Neither half keeps an equation nobody needs, as in JAX (ad.linearize_jaxpr runs
+    dce_jaxpr on both). Residuals the unknown jaxpr never reads are neither computed nor
+    passed: e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves
+    location indicators nobody needs; and a JVP rule's dead zeros (select_n's, when every
+    case has a tangent) vanish from the known jit."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
-    if all(used):
-        return split
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)
@@ -199,10 +199,49 @@ def _live_eqns(eqns: list, outvars: list) -> tuple[list, set]:
     live = {v for v in outvars if type(v) is Var}
     kept = []
     for eqn in reversed(eqns):
-        if not eqn.outvars or any(v in live for v in eqn.outvars):
+        if _is_effectful(eqn) or any(v in live for v in eqn.outvars):
+            if eqn.primitive is jit_p:
+                eqn = _pruned_jit(eqn, [v in live for v in eqn.outvars])
             kept.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     return kept[::-1], live
+
+
+def _pruned_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> JaxprEqn:
+    """A jit equation cut down to the outputs used, and to the inputs its cut-down body
+    still reads (JAX's dce rule for jit: its ``keep_unused=False`` lets it drop them)."""
+    closed = eqn.params["jaxpr"]
+    body, used_inputs = _memoized(closed, ("dce", tuple(used_outputs)),
+                                  lambda: _dce_body(closed, used_outputs))
+    if body is closed:
+        return eqn
+    keep = lambda xs, used: [x for x, u in zip(xs, used) if u]  # noqa: E731
+    params = dict(eqn.params, jaxpr=body,
+                  donated_invars=tuple(keep(eqn.params["donated_invars"], used_inputs)))
+    return eqn.replace(invars=keep(eqn.invars, used_inputs),
+                       outvars=keep(eqn.outvars, used_outputs), params=params)
+
+
+def _dce_body(closed: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list]:
+    j = closed.jaxpr
+    outvars = [v for v, u in zip(j.outvars, used_outputs) if u]
+    eqns, live = _live_eqns(j.eqns, outvars)
+    used_inputs = [v in live for v in j.invars]
+    invars = [v for v, u in zip(j.invars, used_inputs) if u]
+    if len(eqns) == len(j.eqns) and all(used_inputs) and all(used_outputs):
+        return closed, used_inputs
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, eqns, j.debug_info),
+                       closed.consts), used_inputs
+
+
+def _is_effectful(eqn: JaxprEqn) -> bool:
+    """An equation without outputs is there for what it does (a print, a callback), unless
+    it is a jit with nothing such inside: e.g. a jit whose only output was forwarded away."""
+    if eqn.outvars:
+        return False
+    if eqn.primitive is not jit_p:
+        return True
+    return any(_is_effectful(e) for e in eqn.params["jaxpr"].jaxpr.eqns)
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:

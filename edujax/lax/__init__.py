@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from edujax.lax.base import (_convert_element_type, asarray, broadcast, broadcast_in_dim,
                              broadcast_to_rank, convert_element_type, expand_dims, full, full_like,
-                             reduce_sum, reshape, transpose, broadcast_in_dim_p,
+                             reduce_sum, reshape, stage, transpose, stage_p, broadcast_in_dim_p,
                              convert_element_type_p, reduce_sum_p, reshape_p, transpose_p)
 from edujax.lax.elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh,
                                     bitcast_convert_type, bitwise_and, bitwise_not, bitwise_or,

@@ -25,7 +25,7 @@ from edujax.array import Array
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, ad_util, batching
 from edujax.interpreters.batching import moveaxis
-from edujax.interpreters.partial_eval import const_fold_rules
+from edujax.interpreters.partial_eval import const_fold_rules, forwarding_rules
 from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_primitive,
                                  standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
@@ -87,6 +87,29 @@ ad.defjvp2(convert_element_type_p, _convert_jvp)
 ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
 batching.defvectorized(convert_element_type_p)
+# a cast to the dtype and weak type the value already has is not staged (JAX does the same)
+forwarding_rules[convert_element_type_p] = lambda x, *, new_dtype, weak_type, sharding: (
+    x.dtype == new_dtype and x.weak_type == weak_type and sharding is None)
+
+
+# ---------------------------------------------------------------- stage
+# stage(x) is the identity that lifts a constant into the current trace (JAX's lax.stage).
+# While staging, a scalar comes back as a literal tracer: arithmetic on it is then recorded
+# in the jaxpr (``div 6.2831854820251465:f32[] 2.0:f32[]``) instead of being done at once
+# by NumPy. Eagerly it gives an Array.
+# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax's leaves them
+# NumPy scalars (folded at once), and the few jnp functions whose JAX jaxprs show the
+# difference (unwrap) stage their constant themselves.
+stage_p = standard_primitive("stage", lambda x: x.shape, lambda x: x.dtype, lambda x: x,
+                             weak_type_rule=lambda x: x.weak_type)
+const_fold_rules[stage_p] = lambda x: x
+ad.deflinear(stage_p, lambda ct, x: [ct])
+batching.defvectorized(stage_p)
+
+
+def stage(x):
+    """Lift ``x`` into the current trace (the identity on its value)."""
+    return stage_p.bind(x)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
@@ -129,6 +152,9 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
 
 
 ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+# a broadcast to the shape the value already has is not staged (JAX does the same)
+forwarding_rules[broadcast_in_dim_p] = lambda x, *, shape, broadcast_dimensions, sharding: (
+    tuple(shape) == x.shape and sharding is None)
 
 
 def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):

@@ -15,8 +15,8 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (_axes, convert_element_type, full, full_like, reduce_sum,
-                             reshape, transpose)
+from edujax.lax.base import (_axes, convert_element_type, expand_dims, full, full_like,
+                             reduce_sum, reshape, transpose)
 from edujax.lax.complex_numbers import imag, real
 from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
                                     le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
@@ -26,6 +26,7 @@ from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axe
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
 from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
@@ -174,13 +175,25 @@ core.impl_rules[sort_p] = _sort_impl
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
-    tangent with it (a gather is linear, so reverse mode can transpose it)."""
+    tangent with it (a gather is linear, so reverse mode can transpose it).
+
+    As in JAX, the iota is unsigned (uint32: it only counts positions) and the gather
+    walks every other dimension as a *batching* dimension: output[i, j] reads
+    tangent[i, perm[i, j]], one index per element, with no iotas for the other axes.
+    """
     shape = core.get_aval(primals[0]).shape
-    iotas = [broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
-    outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
-                       num_keys=num_keys)
-    index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
-    return outs[:-1], [t if type(t) is ad.Zero else t[index] for t in tangents]
+    outs = sort_p.bind(*primals, broadcasted_iota(np.uint32, shape, dimension),
+                       dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    # NB: JAX takes these from np.delete, so they print as np.int64(0) in the jaxpr.
+    others = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
+                                   start_index_map=(dimension,),
+                                   operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    perm = expand_dims(outs[-1], (len(shape),))  # one index vector (of length 1) per element
+    return outs[:-1], [t if type(t) is ad.Zero else
+                       gather(t, perm, dnums, (1,) * len(shape), mode="promise_in_bounds")
+                       for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp

@@ -15,7 +15,7 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _is_array, expand_dims, full, reduce_sum, reshape
+from edujax.lax.base import _is_array, broadcast, expand_dims, full, reduce_sum, reshape
 from edujax.lax.elementwise import sub
 from edujax.lax.registry import (dtype_of_first, check_same_dtypes, first_input_weak_type_rule,
                                  shape_primitive, standard_primitive)
@@ -84,14 +84,11 @@ def _concatenate_jvp(primals, tangents, *, dimension):
 
 
 def _concatenate_transpose(ct, *xs, dimension):
-    """Each linear operand gets its own slice of the cotangent."""
-    out, start = [], 0
-    for x in xs:
-        size = ad.aval_of(x).shape[dimension]
-        out.append(slice_in_dim(ct, start, start + size, 1, dimension)
-                   if ad.is_undefined_primal(x) else None)
-        start += size
-    return out
+    """Each operand gets its own piece of the cotangent: one ``split`` cuts them all at
+    once, as in JAX (the pieces of operands that are not linear are simply dropped)."""
+    if type(ct) is ad.Zero:
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return split(ct, [ad.aval_of(x).shape[dimension] for x in xs], dimension)
 
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp
@@ -99,9 +96,12 @@ ad.transpose_rules[concatenate_p] = _concatenate_transpose
 
 
 def _concatenate_batch(args, dims, *, dimension):
+    # NB: an unbatched operand is given its batch dimension with lax.broadcast, as in JAX:
+    # its broadcast_dimensions are plain ints, not the NumPy ones of batching.broadcast.
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    return concatenate_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
-                              dimension=dimension + 1), 0
+    operands = [moveaxis(x, d, 0) if d is not None else broadcast(x, (size,))
+                for x, d in zip(args, dims)]
+    return concatenate_p.bind(*operands, dimension=dimension + 1), 0
 
 
 batching.batching_rules[concatenate_p] = _concatenate_batch
@@ -408,6 +408,9 @@ def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int =
         _clip_index(0 if start_index is None else start_index, size),
         _clip_index(size if limit_index is None else limit_index, size), stride)
     return slice(operand, starts, limits, strides)
+
+
+core.tracer_row = lambda x, i: index_in_dim(x, i, keepdims=False)  # ``for row in tracer``
 
 
 def _clip_index(i: int, size: int) -> int:

@@ -184,10 +184,12 @@ def _roots_with_zeros(p: Any, num_leading_zeros: Any) -> Any:
                   complex(np.nan, np.nan))
 
 
+@inner_jit
 def poly(seq_of_zeros: Any) -> Any:
     """The monic polynomial whose roots are ``seq_of_zeros``: the product of the
     factors ``(x - r)``, one convolution per root."""
-    seq_of_zeros, = promote_dtypes_inexact(ensure_array("poly", seq_of_zeros))
+    seq_of_zeros, = ensure_arraylike("poly", seq_of_zeros)
+    seq_of_zeros, = promote_dtypes_inexact(seq_of_zeros)
     zeros_arr = atleast_1d(seq_of_zeros)
     sh = zeros_arr.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
@@ -219,6 +221,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     return power(x[..., None], expand_dims(iota, tuple(range(x.ndim))))
 
 
+@inner_jit(static_argnames=("deg", "rcond", "full", "cov"))
 def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = False,
             w: Any = None, cov: bool = False) -> Any:
     """The coefficients of the degree-``deg`` polynomial closest to the points (x, y)
@@ -242,7 +245,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     if x_arr.shape[0] != y_arr.shape[0]:
         raise TypeError("expected x and y to have same length")
     if rcond is None:
-        rcond = len(x_arr) * float(np.finfo(_inexact(x_arr.dtype)).eps)
+        rcond = len(x_arr) * float(np.finfo(x_arr.dtype).eps)  # (an int x: NumPy's error)
     lhs, rhs = vander(x_arr, order), y_arr
     if w is not None:
         w_arr, = promote_dtypes_inexact(w)
@@ -271,10 +274,6 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
             return c, vbase * atleast_1d(fac)[np.newaxis]
         return c, vbase[:, :, np.newaxis] * atleast_1d(fac)[np.newaxis, np.newaxis, :]
     return c
-
-
-def _inexact(dtype: Any) -> Any:
-    return dtype if np.dtype(dtype).kind in "fc" else np.float32
 
 
 def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Any:
