@@ -168,15 +168,15 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
 
 
 def _drop_unused_residuals(split: Any) -> Any:
-    """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
-    e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed."""
+    """Neither half keeps an equation nobody needs, as in JAX (ad.linearize_jaxpr runs
+    dce_jaxpr on both). Residuals the unknown jaxpr never reads are neither computed nor
+    passed: e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves
+    location indicators nobody needs; and a JVP rule's dead zeros (select_n's, when every
+    case has a tangent) vanish from the known jit."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
-    if all(used):
-        return split
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)
@@ -225,7 +225,10 @@ def _prune_outputs(closed: ClosedJaxpr, keep: list[bool]) -> ClosedJaxpr:
 # ---------------------------------------------------------------------- transposition
 # In the linear jaxpr an (unknown) jit takes tangents and residuals. Its transpose is
 # again one jit with the same name, over the transposed body: residuals and the nonzero
-# output cotangents in, the cotangents of the linear inputs out.
+# output cotangents in, the cotangents of the linear inputs out. A linear input that no
+# cotangent reaches (jnp.where(x, x, 2.0): x's tangent as the *condition* goes nowhere)
+# stays a symbolic zero and is not an output at all, as in JAX (whose symbolic zeros are
+# pytrees without leaves).
 
 def _jit_transpose(cts, *args, jaxpr, name, **params):
     linear = [ad.is_undefined_primal(x) for x in args]
@@ -235,14 +238,18 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
     cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
     key = ("transpose", tuple(linear), cts_nonzero,
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
-    transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
-                                                                cts_nonzero, tuple(avals)))
+    transposed, reached = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
+        jaxpr, tuple(linear), cts_nonzero, tuple(avals)))
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
-    return [next(cts_in) if lin else None for lin in linear]
+    lin_avals = (ad.tangent_aval(a) for a, lin in zip(jaxpr.in_avals, linear) if lin)
+    cts_lin = [next(cts_in) if r else ad.Zero(a) for a, r in zip(lin_avals, reached)]
+    lin_it = iter(cts_lin)
+    return [next(lin_it) if lin else None for lin in linear]
 
 
 def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
-                     avals: tuple) -> ClosedJaxpr:
+                     avals: tuple) -> tuple[ClosedJaxpr, list[bool]]:
+    """The transposed body, and for each linear input whether a cotangent reaches it."""
     num_res = linear.count(False)
 
     def fun(*ins):
@@ -251,10 +258,12 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
                    for a, lin in zip(closed.in_avals, linear)]
         cts_out = [next(cts) if nz else ad.Zero(ad.tangent_aval(a))
                    for a, nz in zip(closed.out_avals, cts_nonzero)]
-        cts_in = ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out)
-        return [ad.instantiate_zeros(ct) for ct, lin in zip(cts_in, linear) if lin], None
+        cts_in = [ct for ct, lin in zip(
+            ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out), linear) if lin]
+        reached = [type(ct) is not ad.Zero for ct in cts_in]
+        return [ct for ct in cts_in if type(ct) is not ad.Zero], reached
 
-    return trace_to_jaxpr(fun, list(avals))[0]
+    return trace_to_jaxpr(fun, list(avals))
 
 
 ad.jvp_rules[jit_p] = _jit_jvp

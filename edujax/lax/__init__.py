@@ -69,10 +69,10 @@ from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digam
                                           igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
                                           regularized_incomplete_beta_p, zeta_p)
 # ---- issue 17, lax breadth: convolutions (convolution.py), reduce_window
-# (windowed_reductions.py), top_k/bits/reduce/associative_scan and conveniences (extras.py),
-# the public gather/scatter API (slicing.py), custom_linear_solve/custom_root
-# (custom_solvers.py), approx_top_k/reduce_precision/patches/ragged_dot (more.py), and the
-# primitives JAX exports by name.
+# (windowed_reductions.py), associative_scan (associative_scan.py), top_k/bits/reduce and
+# conveniences (extras.py), the public gather/scatter API (slicing.py),
+# custom_linear_solve/custom_root (custom_solvers.py), approx_top_k/reduce_precision/patches/
+# ragged_dot (more.py), and the primitives JAX exports by name.
 from edujax.lax.precision import DotAlgorithm, DotAlgorithmPreset, Precision
 from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDimensionNumbers,
                                     conv, conv_dimension_numbers, conv_general_dilated,
@@ -83,7 +83,8 @@ from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDime
 from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
                                             reduce_window_p, reduce_window_max_p,
                                             reduce_window_min_p, reduce_window_sum_p)
-from edujax.lax.extras import (RoundingMethod, associative_scan, batch_matmul, broadcast_shapes,
+from edujax.lax.associative_scan import associative_scan
+from edujax.lax.extras import (RoundingMethod, batch_matmul, broadcast_shapes,
                                clz, collapse, dynamic_update_index_in_dim, empty, index_take,
                                mulhi, optimization_barrier, population_count, reciprocal,
                                reduce, top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,

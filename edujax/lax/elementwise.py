@@ -495,7 +495,10 @@ def _select_n_jvp(primals, tangents):
     out = select_n(which, *cases)
     if all(type(t) is ad.Zero for t in case_tangents):
         return out, ad.Zero.from_value(out)
-    return out, select_n(which, *map(ad.instantiate_zeros, case_tangents))
+    # NB: like JAX, one array of zeros stands for every symbolic-zero case, and it is made
+    # even when no case needs it: jvp jaxprs then show JAX's dead `broadcast_in_dim 0.0`.
+    z = full_like(next(t for t in case_tangents if type(t) is not ad.Zero), 0)
+    return out, select_n(which, *[z if type(t) is ad.Zero else t for t in case_tangents])
 
 
 def _select_n_transpose(ct, which, *cases):

@@ -5,7 +5,6 @@
 * ``top_k`` (the k largest along an axis, with their indices), ``unstack`` and
   ``optimization_barrier`` (multiple-result primitives);
 * the general ``reduce`` (any Python computation of two scalars, folded along axes);
-* ``associative_scan``: a parallel prefix scan built from slices, pads and adds;
 * conveniences written with other lax functions: ``reciprocal``, ``collapse``,
   ``batch_matmul``, ``broadcast_shapes``, ``empty``, ``index_take``,
   ``dynamic_update_index_in_dim``;
@@ -34,7 +33,7 @@ from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
 
 from edujax.lax.registry import INTEGER, accepted
-from edujax.lax.shape import broadcasted_iota, concatenate, pad, rev, slice_in_dim, stack
+from edujax.lax.shape import broadcasted_iota, concatenate, slice_in_dim, stack
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 
 
@@ -398,62 +397,6 @@ def reduce(operands: Any, init_values: Any, computation: Callable[[Any, Any], An
     outs = reduce_p.bind(*flat_operands, *flat_inits, computation=computation, jaxpr=closed,
                          dimensions=dimensions)
     return tree_util.tree_unflatten(out_tree, outs)
-
-
-# ---------------------------------------------------------------- associative_scan
-def _interleave(a, b, axis: int):
-    """a0 b0 a1 b1 ...: pad each with holes where the other's elements go, then add."""
-    na, nb = np.shape(a)[axis], np.shape(b)[axis]
-    a_pad = [(0, 0, 0)] * np.ndim(a)
-    b_pad = [(0, 0, 0)] * np.ndim(b)
-    a_pad[axis] = (0, 1 if na == nb else 0, 1)
-    b_pad[axis] = (1, 0 if na == nb else 1, 1)
-    op = ew.bitwise_or if np.dtype(a.dtype) == np.bool_ else ew.add
-    return op(pad(a, np.zeros((), a.dtype), a_pad), pad(b, np.zeros((), b.dtype), b_pad))
-
-
-def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
-    """All prefix "sums" of ``elems`` under an associative ``fn`` in O(log n) parallel steps.
-
-    The classic recursion (Blelloch): combine neighbours pairwise (halving the length),
-    scan that half-length array recursively (that gives every odd-position prefix), then
-    one more combine fills in the even positions; interleave the two.
-    """
-    elems_flat, tree = tree_util.tree_flatten(elems)
-    if reverse:
-        elems_flat = [rev(e, [axis]) for e in elems_flat]
-
-    def combine(a_flat, b_flat):
-        c = fn(tree_util.tree_unflatten(tree, a_flat), tree_util.tree_unflatten(tree, b_flat))
-        return tree_util.tree_flatten(c)[0]
-
-    axis = axis + np.ndim(elems_flat[0]) if axis < 0 else axis
-    num_elems = int(np.shape(elems_flat[0])[axis])
-    if not all(int(np.shape(e)[axis]) == num_elems for e in elems_flat[1:]):
-        raise ValueError("Array inputs to associative_scan must have the same first "
-                         f"dimension. (saw: {[np.shape(e) for e in elems_flat]})")
-
-    def scan(elems):
-        n = np.shape(elems[0])[axis]
-        if n < 2:
-            return elems
-        reduced = combine([slice_in_dim(e, 0, -1, stride=2, axis=axis) for e in elems],
-                          [slice_in_dim(e, 1, None, stride=2, axis=axis) for e in elems])
-        odd = scan(reduced)
-        if n % 2 == 0:
-            even = combine([slice_in_dim(e, 0, -1, axis=axis) for e in odd],
-                           [slice_in_dim(e, 2, None, stride=2, axis=axis) for e in elems])
-        else:
-            even = combine(odd, [slice_in_dim(e, 2, None, stride=2, axis=axis)
-                                 for e in elems])
-        even = [concatenate([slice_in_dim(e, 0, 1, axis=axis), r], axis)
-                for e, r in zip(elems, even)]
-        return [_interleave(e, o, axis) for e, o in zip(even, odd)]
-
-    scans = scan(elems_flat)
-    if reverse:
-        scans = [rev(s, [axis]) for s in scans]
-    return tree_util.tree_unflatten(tree, scans)
 
 
 # ---------------------------------------------------------------- conveniences

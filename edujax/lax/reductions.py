@@ -13,16 +13,19 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import bdim_at_front, moveaxis
+from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _axes, convert_element_type, full, reduce_sum, reshape, transpose
+from edujax.lax.associative_scan import associative_scan
+from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
+                             reduce_sum, reshape, transpose)
 from edujax.lax.elementwise import div, eq, max, min, mul
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
-from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.shape import broadcasted_iota, concatenate, slice_in_dim
+from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
@@ -162,13 +165,25 @@ core.impl_rules[sort_p] = _sort_impl
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
-    tangent with it (a gather is linear, so reverse mode can transpose it)."""
+    tangent with it (a gather is linear, so reverse mode can transpose it).
+
+    As in JAX, the iota is unsigned (uint32: it only counts positions) and the gather
+    walks every other dimension as a *batching* dimension: output[i, j] reads
+    tangent[i, perm[i, j]], one index per element, with no iotas for the other axes.
+    """
     shape = core.get_aval(primals[0]).shape
-    iotas = [broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
-    outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
-                       num_keys=num_keys)
-    index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
-    return outs[:-1], [t if type(t) is ad.Zero else t[index] for t in tangents]
+    outs = sort_p.bind(*primals, broadcasted_iota(np.uint32, shape, dimension),
+                       dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    # NB: JAX takes these from np.delete, so they print as np.int64(0) in the jaxpr.
+    others = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
+                                   start_index_map=(dimension,),
+                                   operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    perm = expand_dims(outs[-1], (len(shape),))  # one index vector (of length 1) per element
+    return outs[:-1], [t if type(t) is ad.Zero else
+                       gather(t, perm, dnums, (1,) * len(shape), mode="promise_in_bounds")
+                       for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
@@ -193,10 +208,17 @@ for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    args = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
-    return sort_p.bind(*args, dimension=dimension + 1, is_stable=is_stable,
-                       num_keys=num_keys), [0] * len(args)
+    """Sort every operand along the same axis: the batch dimension of the first batched
+    operand is where all batch dimensions go (an unbatched operand, such as argsort's
+    iota, is broadcast there), and the sorted axis shifts past it."""
+    prototype, bdim = next((x, d) for x, d in zip(args, dims) if d is not None)
+    shape = core.get_aval(prototype).shape
+    others = [d for d in range(len(shape)) if d != bdim]  # plain ints, as JAX's int(dim)
+    args = [broadcast_in_dim(x, shape, others) if d is None else moveaxis(x, d, bdim)
+            for x, d in zip(args, dims)]
+    outs = sort_p.bind(*args, dimension=dimension + (bdim <= dimension), is_stable=is_stable,
+                       num_keys=num_keys)
+    return outs, [bdim] * len(args)
 
 
 batching.batching_rules[sort_p] = _sort_batch
@@ -204,26 +226,10 @@ batching.batching_rules[sort_p] = _sort_batch
 
 # ---------------------------------------------------------------- cumulative JVPs
 # cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
-# cumulative op as an associative prefix scan made of lax ops (Hillis & Steele: combine
-# each element with the one 1, 2, 4, ... places before it), and differentiate *that*.
-# It stays correct with zeros (cumprod) and ties (cummax), unlike a division trick.
-def _prefix_scan(combine, identity):
-    def scan(x, *, axis, reverse):
-        if reverse:
-            x = rev(x, (axis,))
-        n, shift = core.get_aval(x).shape[axis], 1
-        while shift < n:
-            pad_shape = list(core.get_aval(x).shape)
-            pad_shape[axis] = shift
-            fill = full(pad_shape, identity(core.get_aval(x).dtype),
-                            core.get_aval(x).dtype)
-            earlier = concatenate([fill, slice_in_dim(x, 0, n - shift, 1, axis)], axis)
-            x = combine(x, earlier)
-            shift *= 2
-        return rev(x, (axis,)) if reverse else x
-    return scan
-
-
+# cumulative op as lax.associative_scan (a parallel prefix scan made of slices, pads and the
+# combining op, edujax/lax/associative_scan.py) and differentiate *that*. It stays correct
+# with zeros (cumprod) and ties (cummax), unlike a division trick, and its jaxpr under grad
+# is JAX's, equation for equation.
 def _lowest_value(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
@@ -232,26 +238,19 @@ def _highest_value(dtype):
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
-def _cumulative_jvp(scan):
+def _cumulative_jvp(combine):
     def rule(primals, tangents, *, axis, reverse):
-        return ad.jvp_flat(lambda x: [scan(x, axis=axis, reverse=reverse)], list(primals),
-                           [ad.instantiate_zeros(t) for t in tangents])
+        (x,), (t,) = primals, tangents
+        scan = partial(associative_scan, combine, axis=axis, reverse=reverse)
+        (out,), (t_out,) = ad.jvp_flat(lambda x: [scan(x)], [x], [ad.instantiate_zeros(t)])
+        return out, t_out
     return rule
 
 
-def _first(rule):
-    def unwrap(primals, tangents, **params):
-        outs, touts = rule(primals, tangents, **params)
-        return outs[0], touts[0]
-    return unwrap
-
-
-for _p, _combine, _identity in [
-        (cumprod_p, lambda a, b: mul(a, b), lambda d: 1),
-        (cummax_p, lambda a, b: max(a, b), _lowest_value),
-        (cummin_p, lambda a, b: min(a, b), _highest_value),
-        (cumlogsumexp_p, lambda a, b: logaddexp(a, b), _lowest_value)]:
-    ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
+ad.jvp_rules[cumprod_p] = _cumulative_jvp(mul)
+ad.jvp_rules[cummax_p] = _cumulative_jvp(max)
+ad.jvp_rules[cummin_p] = _cumulative_jvp(min)
+ad.jvp_rules[cumlogsumexp_p] = _cumulative_jvp(logaddexp)
 
 
 # ---------------------------------------------------------------- the lax functions

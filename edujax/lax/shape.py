@@ -84,14 +84,11 @@ def _concatenate_jvp(primals, tangents, *, dimension):
 
 
 def _concatenate_transpose(ct, *xs, dimension):
-    """Each linear operand gets its own slice of the cotangent."""
-    out, start = [], 0
-    for x in xs:
-        size = ad.aval_of(x).shape[dimension]
-        out.append(slice_in_dim(ct, start, start + size, 1, dimension)
-                   if ad.is_undefined_primal(x) else None)
-        start += size
-    return out
+    """Each operand gets its own piece of the cotangent: one ``split`` cuts them all at
+    once, as in JAX (the pieces of operands that are not linear are simply dropped)."""
+    if type(ct) is ad.Zero:
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return split(ct, [ad.aval_of(x).shape[dimension] for x in xs], dimension)
 
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp
@@ -190,7 +187,7 @@ def _pad_shape_rule(x: ShapedArray, pad_value: ShapedArray, *, padding_config):
     if len(padding_config) != x.ndim:
         raise ValueError("length of padding_config must equal the number of axes of operand, "
                          f"got padding_config {padding_config} for operand shape {x.shape}")
-    return tuple(lo + hi + d + max(d - 1, 0) * interior
+    return tuple(int(lo + hi + d + max(d - 1, 0) * interior)  # a shape holds Python ints
                  for d, (lo, hi, interior) in zip(x.shape, padding_config))
 
 
@@ -222,12 +219,16 @@ def _pad_jvp(primals, tangents, *, padding_config):
 
 
 def _pad_transpose(ct, x, pad_value, *, padding_config):
-    """The operand's cotangent is the un-padded part; the pad value gets all the rest."""
-    lo = [-low for low, _, _ in padding_config]
-    hi = [-high for _, high, _ in padding_config]
-    trimmed = pad(ct, full((), 0, ct.dtype), list(zip(lo, hi, [0] * len(lo))))
-    t_x = slice(trimmed, [0] * len(lo), trimmed.shape,
-                [interior + 1 for _, _, interior in padding_config])
+    """The operand's cotangent is the un-padded part; the pad value gets all the rest.
+
+    Un-padding is a pad by the negated amounts (it trims), then a strided slice that skips
+    the interior padding. NB: JAX computes these numbers with NumPy (np.negative, np.add),
+    so its jaxprs print them as ``np.int64(-1)``; we compute them the same way.
+    """
+    lo, hi, interior = (np.array(c, dtype=np.int64) for c in zip(*padding_config))
+    unpad_config = list(zip(np.negative(lo), np.negative(hi), np.zeros_like(interior)))
+    trimmed = pad(ct, full((), 0, ct.dtype), unpad_config)
+    t_x = slice(trimmed, list(np.zeros_like(lo)), trimmed.shape, list(np.add(interior, 1)))
     t_pad = (sub(reduce_sum(ct, range(ct.ndim)), reduce_sum(t_x, range(t_x.ndim)))
              if ad.is_undefined_primal(pad_value) else None)
     return [t_x if ad.is_undefined_primal(x) else None, t_pad]
@@ -343,8 +344,8 @@ def _split_jvp(primals, tangents, *, sizes, axis):
 ad.jvp_rules[split_p] = _split_jvp
 ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
     concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
-batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (
-    split_p.bind(moveaxis(args[0], dims[0], 0), sizes=sizes, axis=axis + 1), [0] * len(sizes))
+batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (  # the bdim stays put
+    split_p.bind(args[0], sizes=sizes, axis=axis + (axis >= dims[0])), [dims[0]] * len(sizes))
 
 
 # ---------------------------------------------------------------- the lax functions
@@ -394,9 +395,15 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
 
 
 def slice(operand, start_indices, limit_indices, strides=None):
-    strides = None if strides is None else tuple(strides)  # as JAX: (1,) stays (1,)
-    return slice_p.bind(operand, start_indices=tuple(int(i) for i in start_indices),
-                        limit_indices=tuple(int(i) for i in limit_indices), strides=strides)
+    # The numbers are kept as given, as JAX keeps them (and so prints np.int64(0) where a
+    # rule computed them with NumPy, as pad's transpose does); strides (1,) stays (1,).
+    strides = None if strides is None else tuple(strides)
+    return slice_p.bind(operand, start_indices=_indices(start_indices),
+                        limit_indices=_indices(limit_indices), strides=strides)
+
+
+def _indices(xs) -> tuple:
+    return tuple(i if isinstance(i, (int, np.integer)) else operator.index(i) for i in xs)
 
 
 def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int = 0):
