@@ -276,7 +276,8 @@ def _jit_batch(args, dims, *, jaxpr, name, **params):
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
     running = batching._rule_context.trace  # a named axis changes the batched jaxpr
     key = ("batch", size, tuple(dims), getattr(running, "axis_name", None))
-    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(jaxpr, size, dims))
+    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(
+        jaxpr, size, dims, keep_out_dims=True))
     outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
     return outs, out_dims
 

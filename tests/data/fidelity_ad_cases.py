@@ -1,0 +1,127 @@
+"""Programs whose jaxprs (and values) under grad, jvp and vmap are recorded in
+fidelity_ad_recorded.json: the rules that decide how a transformed jaxpr reads.
+
+* ``split``, the primitive concatenate's transpose cuts the cotangent with, under jit, vmap
+  (batch dimension first or not) and grad (a piece nobody uses gets zeros);
+* ``concatenate`` under grad: every operand, or a constant among them;
+* ``sort``'s JVP (a uint32 iota sorted along, then a gather with batching dimensions) in one,
+  two and three dimensions, on several operands (integer keys) and under jacfwd, and its
+  batching rule (the batch dimension stays where it is; an unbatched operand is broadcast);
+* the cumulative reductions differentiated through ``lax.associative_scan`` (odd and even
+  lengths, reverse), and the values of those gradients (zeros for cumprod, ties for cummax);
+* select_n's JVP (one zero array shared by every case without a tangent, made even when no
+  case needs it), pad's transpose, and a jit whose linear input no cotangent reaches.
+
+    /tmp/jaxenv/bin/python tests/data/record_from_jax.py tests/data/fidelity_ad_cases.py \\
+        tests/data/fidelity_ad_recorded.json
+"""
+CASES: dict[str, str] = {}
+
+X = "jnp.array([[1.5, -2.0, 3.0], [-4.0, 0.5, -6.0]])"
+V = "jnp.array([0.5, -1.5, 2.0, 3.0, -0.25])"
+V4 = "jnp.array([2.0, 0.0, -3.0, 1.5])"
+K = "jnp.array([3, 1, 2, 1, 0])"
+T3 = "jnp.arange(24.0).reshape(2, 3, 4) * jnp.array([1.0, -1.0, 0.5, 2.0])"
+
+
+def jaxpr(name: str, fn: str, *args: str) -> None:
+    CASES[name] = f"out = str(make_jaxpr({fn})({', '.join(args)}))"
+
+
+def value(name: str, fn: str, *args: str) -> None:
+    CASES[name] = f"out = ({fn})({', '.join(args)})"
+
+
+def both(name: str, fn: str, *args: str) -> None:
+    """The jaxpr, and the value it computes."""
+    jaxpr(name, fn, *args)
+    value(f"{name}[value]", fn, *args)
+
+
+# ---------------------------------------------------------------- split
+SPLIT = "lambda x: lax.split(x, (1, 2), axis=1)"
+both("split", SPLIT, X)
+jaxpr("split[jit]", f"jax.jit({SPLIT})", X)
+both("split[vmap]", f"jax.vmap({SPLIT})", f"jnp.stack([{X}, -{X}])")
+both("split[vmap,in_axes1]", f"jax.vmap({SPLIT}, in_axes=1)", f"jnp.stack([{X}, -{X}], 1)")
+both("split[vmap,in_axes2]", "jax.vmap(lambda x: lax.split(x, (2, 1), axis=1), in_axes=2)",
+     f"jnp.stack([{X}, -{X}], 2)")
+both("split[grad]", "jax.grad(lambda x: jnp.sum(lax.split(x, (1, 2), axis=1)[1] ** 2))", X)
+both("split[grad,all]", "jax.grad(lambda x: sum(jnp.sum(p * (i + 1)) for i, p in "
+     "enumerate(lax.split(x, (2, 0, 3)))))", V)
+both("split[jvp]", "lambda x, t: jax.jvp(lambda x: lax.split(x, (3, 2)), (x,), (t,))",
+     V, "jnp.ones(5)")
+both("split[vmap][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(lax.split(x, (1, 2), "
+     "axis=1)[0] * 3.0)))", f"jnp.stack([{X}, -{X}])")
+
+# ---------------------------------------------------------------- concatenate's transpose
+both("concatenate[grad]", "jax.grad(lambda x, y: jnp.sum(jnp.concatenate([x, y, x]) ** 2), "
+     "argnums=(0, 1))", V, V4)
+both("concatenate[grad,const]", "jax.grad(lambda x: jnp.sum(jnp.concatenate([jnp.ones((2, 2)), "
+     "x, x * 2], axis=1) ** 2))", X)
+both("concatenate[vmap][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.concatenate([x, "
+     "x[::-1]]) * jnp.arange(10.0))))", f"jnp.stack([{V}, -{V}])")
+both("roll[jit][grad]", "jax.jit(jax.grad(lambda x: jnp.sum(jnp.roll(x, 2) * jnp.arange(5.0))))",
+     V)
+
+# ---------------------------------------------------------------- sort's JVP
+both("sort[grad,1d]", "jax.grad(lambda x: jnp.sum(jnp.sort(x) * jnp.arange(5.0)))", V)
+both("sort[grad,3d]", "jax.grad(lambda x: jnp.sum(jnp.sort(x, axis=1) * jnp.arange(3.0)[:, None]))",
+     T3)
+both("sort[grad,3d,last]", "jax.grad(lambda x: jnp.sum(jnp.sort(x) ** 2))", T3)
+both("sort[jvp]", "lambda x, t: jax.jvp(jnp.sort, (x,), (t,))", X, X + " * 10")
+both("sort[jacfwd]", "jax.jacfwd(jnp.sort)", V4)
+both("sort[jacrev]", "jax.jacrev(jnp.sort)", V4)
+both("sort_key_val[grad,int_keys]", "jax.grad(lambda v: jnp.sum(lax.sort_key_val(" + K +
+     ", v)[1] * jnp.arange(5.0)))", V)
+both("sort[multi][grad]", "jax.grad(lambda a, b: jnp.sum(lax.sort((a, b), num_keys=1)[1] * "
+     "jnp.arange(5.0)), argnums=(0, 1))", V, "-" + V)
+both("sort[vmap][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.sort(x) * jnp.arange(5.0))))",
+     f"jnp.stack([{V}, -{V}])")
+both("sort[grad][jit]", "jax.jit(jax.grad(lambda x: jnp.sum(jnp.sort(x, axis=0) ** 3)))", X)
+
+# ---------------------------------------------------------------- sort's batching rule
+both("sort[vmap,in_axes1]", "jax.vmap(jnp.sort, in_axes=1)", X)
+both("argsort[vmap,in_axes1]", "jax.vmap(jnp.argsort, in_axes=1)", X)
+both("sort_key_val[vmap,keys]", "jax.vmap(lambda k: lax.sort_key_val(k, jnp.arange(3.0)))", X)
+both("sort_key_val[vmap,vals,in_axes1]", "jax.vmap(lambda v: lax.sort_key_val("
+     "jnp.array([2.0, 0.0, 1.0]), v), in_axes=1)", "jnp.arange(6.0).reshape(3, 2)")
+both("sort[vmap,vmap]", "jax.vmap(jax.vmap(jnp.sort), in_axes=2)", T3)
+
+# ---------------------------------------------------------------- cumulative reductions
+for fn in ("cumprod", "cummax", "cummin", "cumsum"):
+    both(f"{fn}[grad]", f"jax.grad(lambda x: jnp.sum(lax.{fn}(x) * jnp.arange(5.0)))", V)
+for n in (1, 2, 3, 8):  # quarters: the products are exact, whatever their order
+    both(f"cumprod[grad,n{n}]", "jax.grad(lambda x: jnp.sum(jnp.cumprod(x)))",
+         f"jnp.arange({n}.0) * 0.5 - 1.25")
+both("cumprod[grad,zeros]", "jax.grad(lambda x: jnp.sum(jnp.cumprod(x)))", V4)
+both("cummax[grad,ties]", "jax.grad(lambda x: jnp.sum(lax.cumsum(lax.cummax(x)) ** 2))",
+     "jnp.array([1.0, 3.0, 3.0, 2.0, 5.0])")
+both("cumprod[reverse][grad]", "jax.grad(lambda x: jnp.sum(lax.cumprod(x, reverse=True) ** 2))",
+     V)
+both("cumlogsumexp[grad]", "jax.grad(lambda x: jnp.sum(lax.cumlogsumexp(x, axis=1)))", X)
+both("cummin[jvp]", "lambda x, t: jax.jvp(lambda x: lax.cummin(x, axis=0), (x,), (t,))", X,
+     "jnp.ones((2, 3))")
+both("cumprod[vmap][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.cumprod(x))))",
+     f"jnp.stack([{V}, -{V}])")
+both("associative_scan[grad]", "jax.grad(lambda x: jnp.sum(lax.associative_scan(jnp.multiply, "
+     "x, axis=1) * 2.0))", X)
+
+# ---------------------------------------------------------------- select_n, pad, jit
+both("select[jvp,both]", "lambda x, t: jax.jvp(lambda x: lax.select(x > 0, x, x * 3.0), (x,), "
+     "(t,))", V, "jnp.ones(5)")
+both("select[jvp,one]", "lambda x, t: jax.jvp(lambda x: lax.select(x > 0, x, jnp.zeros(5)), "
+     "(x,), (t,))", V, "jnp.ones(5)")
+both("select[grad,both]", "jax.grad(lambda x: jnp.sum(lax.select(x > 0, x, x * 3.0)))", V)
+both("select_n[jvp,three]", "lambda x, t: jax.jvp(lambda x: lax.select_n(jnp.array([0, 2, 1, 0, "
+     "2]), x, jnp.ones(5), x ** 2), (x,), (t,))", V, "jnp.ones(5)")
+both("pad[grad]", "jax.grad(lambda x: jnp.sum(lax.pad(x, 0.0, ((1, -1, 1), (-1, 2, 0))) ** 2))",
+     X)
+both("pad[grad,value]", "jax.grad(lambda x, p: jnp.sum(lax.pad(x, p, ((2, 1, 0),))), "
+     "argnums=(0, 1))", V, "1.5")
+both("where[cond_and_branch][grad,jit]", "jax.jit(jax.grad(lambda x: jnp.sum(jnp.where(x, x * 2.0, "
+     "x))))", X)
+both("jit[unreached][grad]", "jax.grad(lambda x, y: jnp.sum(jax.jit(lambda a, b: "
+     "jnp.where(b > 0, a, 1.0))(x, y)), argnums=(0, 1))", V, V)
+both("jit[dead_primal][grad]", "jax.grad(lambda x: jax.jit(lambda a: (jnp.sin(a), "
+     "jnp.sum(a * 2.0))[1])(x))", V)
