@@ -281,8 +281,8 @@ def _slice_shape_rule(x: ShapedArray, *, start_indices, limit_indices, strides):
             raise TypeError(f"slice start_indices {start_indices} and limit_indices "
                             f"{limit_indices} are out of bounds for operand shape {x.shape}.")
     strides = strides or (1,) * x.ndim
-    return tuple((hi - lo + s - 1) // s if hi > lo else 0
-                 for lo, hi, s in zip(start_indices, limit_indices, strides))
+    return tuple(int((hi - lo + s - 1) // s) if hi > lo else 0  # Python ints, even from
+                 for lo, hi, s in zip(start_indices, limit_indices, strides))  # NumPy ones
 
 
 def _slice_impl(x, *, start_indices, limit_indices, strides):

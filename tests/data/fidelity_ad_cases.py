@@ -125,3 +125,10 @@ both("jit[unreached][grad]", "jax.grad(lambda x, y: jnp.sum(jax.jit(lambda a, b:
      "jnp.where(b > 0, a, 1.0))(x, y)), argnums=(0, 1))", V, V)
 both("jit[dead_primal][grad]", "jax.grad(lambda x: jax.jit(lambda a: (jnp.sin(a), "
      "jnp.sum(a * 2.0))[1])(x))", V)
+
+# ---------------------------------------------------------------- NumPy integers in params
+# JAX keeps a slice's numbers as given (pad's transpose passes NumPy ones), shapes are ints.
+jaxpr("slice[numpy_ints]", "lambda x: lax.slice(x, (np.int64(1), 0), (5, 4), (np.int64(2), 1))",
+      "jnp.ones((5, 4))")
+both("slice[numpy_ints][grad]", "jax.grad(lambda x: jnp.sum(lax.slice(x, (np.int64(1), 0), "
+     "(5, 4), (np.int64(2), 1)) ** 2))", "jnp.arange(20.0).reshape(5, 4)")
