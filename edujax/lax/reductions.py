@@ -189,14 +189,13 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 ad.jvp_rules[sort_p] = _sort_jvp
 
 
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
-
-
 # ---------------------------------------------------------------- batching
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
+# A scan along one axis: the batch dimension stays where it is (as in JAX), and the axis
+# shifts past it if it comes after.
 def _axis_batch(prim):
     def rule(args, dims, *, axis, **params):
-        return prim.bind(moveaxis(args[0], dims[0], 0), axis=axis + 1, **params), 0
+        (x,), (bdim,) = args, dims
+        return prim.bind(x, axis=axis if axis < bdim else axis + 1, **params), bdim
     batching.batching_rules[prim] = rule
 
 

@@ -15,8 +15,9 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _is_array, expand_dims, full, reduce_sum, reshape
-from edujax.lax.elementwise import sub
+from edujax.lax.base import (_is_array, broadcast, broadcast_in_dim, expand_dims, full, full_like,
+                             reduce_sum, reshape)
+from edujax.lax.elementwise import select, sub
 from edujax.lax.registry import (dtype_of_first, check_same_dtypes, first_input_weak_type_rule,
                                  shape_primitive, standard_primitive)
 
@@ -239,12 +240,22 @@ ad.transpose_rules[pad_p] = _pad_transpose
 
 
 def _pad_batch(args, dims, *, padding_config):
+    """Pad every example, leaving the batch dimension where it is (as JAX does).
+
+    A batched pad value (one per example) cannot be a pad operand, which is a scalar: pad
+    with zeros, pad a mask of Trues with False, and select each example's value where the
+    mask says padding."""
     (x, pad_value), (d, pad_dim) = args, dims
-    if pad_dim is not None:
-        raise NotImplementedError("batching pad with a batched padding value is not supported "
-                                  "(JAX does not support it either)")
-    return pad_p.bind(moveaxis(x, d, 0), pad_value,
-                      padding_config=((0, 0, 0), *padding_config)), 0
+    if d is None:
+        x, d = broadcast(x, (np.shape(pad_value)[pad_dim],)), 0
+    config = list(padding_config)
+    config.insert(d, (0, 0, 0))
+    if pad_dim is None:
+        return pad(x, pad_value, config), d
+    padded = pad(x, full_like(x, 0, shape=()), config)
+    mask = pad(full_like(x, True, np.bool_), False, config)
+    values = broadcast_in_dim(pad_value, np.shape(padded), (d,))
+    return select(mask, padded, values), d
 
 
 batching.batching_rules[pad_p] = _pad_batch
@@ -310,10 +321,15 @@ ad.deflinear(slice_p, _slice_transpose)
 
 
 def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
-    x = moveaxis(args[0], dims[0], 0)
-    return slice_p.bind(x, start_indices=(0, *start_indices),
-                        limit_indices=(np.shape(x)[0], *limit_indices),
-                        strides=None if strides is None else (1, *strides)), 0
+    """Take the whole batch dimension, where it is (as JAX does: no transpose first)."""
+    (x,), (d,) = args, dims
+    starts, limits = list(start_indices), list(limit_indices)
+    starts.insert(d, 0)
+    limits.insert(d, np.shape(x)[d])
+    if strides is not None:
+        strides = list(strides)
+        strides.insert(d, 1)
+    return slice(x, starts, limits, strides), d
 
 
 batching.batching_rules[slice_p] = _slice_batch

@@ -132,3 +132,35 @@ jaxpr("slice[numpy_ints]", "lambda x: lax.slice(x, (np.int64(1), 0), (5, 4), (np
       "jnp.ones((5, 4))")
 both("slice[numpy_ints][grad]", "jax.grad(lambda x: jnp.sum(lax.slice(x, (np.int64(1), 0), "
      "(5, 4), (np.int64(2), 1)) ** 2))", "jnp.arange(20.0).reshape(5, 4)")
+
+# ---------------------------------------------------------------- the rules composed
+both("sort[vmap,in_axes1][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.sort(x) * "
+     "jnp.arange(2.0))), in_axes=1)", X)
+both("sort[hessian]", "jax.hessian(lambda x: jnp.sum(jnp.sort(x) ** 3 * jnp.arange(4.0)))", V4)
+both("sort[num_keys2][grad]", "jax.grad(lambda a, b: jnp.sum(lax.sort((jnp.array([1, 0, 1, 0]), "
+     "a, b), num_keys=2)[2] * jnp.arange(4.0)), argnums=(0, 1))", V4, "-" + V4)
+both("cumprod[vmap,in_axes1][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.cumprod(x))), "
+     "in_axes=1)", X)
+both("split[vmap,in_axes1][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(lax.split(x, (1, 1))[1] "
+     "* 5.0)), in_axes=1)", X)
+both("argsort[jit][vmap,in_axes1]", "jax.jit(jax.vmap(jnp.argsort, in_axes=1))", X)
+both("sort[vmap][jvp]", "jax.vmap(lambda x, t: jax.jvp(jnp.sort, (x,), (t,)))", X, X + " * 2")
+
+# ---------------------------------------------------------------- slice and pad batch in place
+both("slice[vmap,in_axes1]", "jax.vmap(lambda x: lax.slice(x, (1,), (3,)), in_axes=1)", X + ".T")
+both("slice[vmap,in_axes1,strided]", "jax.vmap(lambda x: x[::2, 1:], in_axes=1)", T3)
+both("pad[vmap,in_axes1]", "jax.vmap(lambda x: lax.pad(x, 0.0, ((1, 2, 1),)), in_axes=1)", X)
+both("pad[vmap,batched_value]", "jax.vmap(lambda x, p: lax.pad(x, p, ((1, 1, 0),)))",
+     "jnp.ones((2, 3))", "jnp.array([5.0, 6.0])")
+both("pad[vmap,value_only]", "jax.vmap(lambda x, p: lax.pad(x, p, ((1, 1, 0),)), "
+     "in_axes=(None, 0))", "jnp.ones((3,))", "jnp.array([5.0, 6.0])")
+both("pad[vmap,in_axes1,batched_value]", "jax.vmap(lambda x, p: lax.pad(x, p, ((0, 1, 1),)), "
+     "in_axes=(1, 0))", X, "jnp.array([5.0, 6.0, 7.0])")
+
+# ---------------------------------------------------------------- cumulative ops batch in place
+both("cumsum[vmap,in_axes1]", "jax.vmap(lambda x: lax.cumsum(x, axis=0), in_axes=1)", T3)
+both("cummax[vmap,in_axes2,reverse]", "jax.vmap(lambda x: lax.cummax(x, axis=1, reverse=True), "
+     "in_axes=2)", T3)
+both("cumprod[vmap,in_axes1,after]", "jax.vmap(lambda x: lax.cumprod(x, axis=1), in_axes=1)", T3)
+both("cumsum[vmap,in_axes1][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.cumsum(x) ** 2)), "
+     "in_axes=1)", X)
