@@ -39,7 +39,8 @@ from edujax.lax.elementwise import (abs, acos, acosh, add, asin, asinh, atan, at
                                     sub_p, tan_p, tanh_p, xor_p)
 from edujax.lax.shape import (broadcasted_iota, concatenate, index_in_dim, iota, pad, rev, slice,
                               slice_in_dim, split, squeeze, stack, tile, concatenate_p, iota_p,
-                              pad_p, rev_p, slice_p, split_p, squeeze_p, stack_p, tile_p)
+                              pad_p, rev_p, slice_p, split_p, squeeze_p, stack_p, tile_p,
+                              unstack_p)
 from edujax.lax.reductions import (argmax, argmin, cumlogsumexp, cummax, cummin, cumprod, cumsum,
                                    reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
                                    reduce_xor, sort, sort_key_val, argmax_p, argmin_p,
@@ -88,7 +89,7 @@ from edujax.lax.extras import (RoundingMethod, batch_matmul, broadcast_shapes,
                                clz, collapse, dynamic_update_index_in_dim, empty, index_take,
                                mulhi, optimization_barrier, population_count, reciprocal,
                                reduce, top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
-                               population_count_p, reduce_p, top_k_p, unstack_p)
+                               population_count_p, reduce_p, top_k_p)
 from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
 from edujax.lax.more import (AccuracyMode, DotDimensionNumbers, PrecisionLike, RandomAlgorithm,
                              approx_max_k, approx_min_k, broadcast_like,

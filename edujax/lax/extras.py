@@ -21,19 +21,18 @@ import numpy as np
 from edujax import core, tree_util
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import moveaxis
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
 from edujax.lax import reductions as red
-from edujax.lax.base import (broadcast_in_dim, expand_dims, full, full_like, reduce_sum,
+from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum,
                              reshape, transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
 
 from edujax.lax.registry import INTEGER, accepted
-from edujax.lax.shape import broadcasted_iota, concatenate, slice_in_dim, stack
+from edujax.lax.shape import concatenate, slice_in_dim, unstack_p
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 
 
@@ -157,21 +156,21 @@ core.impl_rules[top_k_p] = _top_k_impl
 
 
 def _top_k_jvp(primals, tangents, *, k: int, axis: int):
-    """Each output is a copy of one input element, so its tangent is that element's
-    tangent: a one-hot mask of the chosen indices picks it out (linear in the tangent)."""
+    """Each output is a copy of one input element, so its tangent is that element's tangent:
+    a gather with the chosen indices, one per output element, walking every other dimension
+    as a batching dimension (as JAX does; sort's JVP is the same idea)."""
     (x,), (t,) = primals, tangents
     values, indices = top_k_p.bind(x, k=k, axis=axis)
     zero_indices = ad.Zero.from_value(indices)
     if type(t) is ad.Zero:
         return [values, indices], [ad.Zero.from_value(values), zero_indices]
-    n, ndim = np.shape(x)[axis], np.ndim(x)
-    # one_hot[..., j (the k outputs), i (the n inputs), ...] at axis, axis + 1
-    shape = (*np.shape(values)[:axis + 1], n, *np.shape(values)[axis + 1:])
-    chosen = broadcast_in_dim(indices, shape, tuple(d + (d > axis) for d in range(ndim)))
-    one_hot = ew.eq(chosen, broadcasted_iota(np.int32, shape, axis + 1))
-    spread = broadcast_in_dim(t, shape, tuple(d + (d >= axis) for d in range(ndim)))
-    picked = ew.select(one_hot, spread, full_like(spread, 0))
-    return [values, indices], [reduce_sum(picked, (axis + 1,)), zero_indices]
+    rank = np.ndim(indices)
+    others = tuple(i for i in range(rank) if i != axis)
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,),
+                                   start_index_map=(axis,), operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    index = reshape(indices, (*np.shape(indices), 1))
+    return [values, indices], [gather(t, index, dnums, (1,) * rank), zero_indices]
 
 
 ad.jvp_rules[top_k_p] = _top_k_jvp
@@ -193,43 +192,7 @@ def top_k(operand, k: int, *, axis: int = -1):
 
 
 # ---------------------------------------------------------------- unstack
-def _unstack_abstract_eval(x: ShapedArray, *, axis: int):
-    shape = x.shape[:axis] + x.shape[axis + 1:]
-    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
-
-
-unstack_p = Primitive("unstack")
-unstack_p.multiple_results = True
-core.abstract_eval_rules[unstack_p] = _unstack_abstract_eval
-core.impl_rules[unstack_p] = lambda x, *, axis: [np.take(x, i, axis) for i in
-                                                 range(np.shape(x)[axis])]
-
-
-def _unstack_jvp(primals, tangents, *, axis: int):
-    outs = unstack_p.bind(*primals, axis=axis)
-    t, = tangents
-    if type(t) is ad.Zero:
-        return outs, [ad.Zero.from_value(o) for o in outs]
-    return outs, unstack_p.bind(t, axis=axis)
-
-
-def _unstack_transpose(cts, x, *, axis: int):
-    return [stack([ad.instantiate_zeros(ct) for ct in cts], axis)]
-
-
-ad.jvp_rules[unstack_p] = _unstack_jvp
-ad.transpose_rules[unstack_p] = _unstack_transpose
-
-
-def _unstack_batch(args, dims, *, axis: int):
-    x = moveaxis(args[0], dims[0], 0)
-    outs = unstack_p.bind(x, axis=axis + 1)
-    return outs, [0] * len(outs)
-
-
-batching.batching_rules[unstack_p] = _unstack_batch
-
-
+# (the primitive and its rules: edujax/lax/shape.py, next to stack, whose transpose it is)
 def unstack(x, axis: int = 0) -> tuple:
     """The slices of ``x`` along ``axis``, as a tuple (the inverse of ``lax.stack``)."""
     return tuple(unstack_p.bind(x, axis=_canonicalize_axis(axis, np.ndim(x))))

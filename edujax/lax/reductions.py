@@ -17,14 +17,14 @@ from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.associative_scan import associative_scan
 from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
-                             reduce_sum, reshape, transpose)
+                             reduce_sum, reshape)
 from edujax.lax.elementwise import div, eq, max, min, mul
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
-from edujax.lax.shape import broadcasted_iota, concatenate, slice_in_dim
+from edujax.lax.shape import broadcasted_iota, pad, slice_in_dim, squeeze
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
@@ -63,21 +63,41 @@ def _lowest(ufunc, dtype):
 reduce_prod_p = reduction("reduce_prod", np.prod, NUMBER)
 
 
-def _reduce_prod_jvp(g, ans, x, *, axes):
-    """d prod = sum_i g_i * (product of all the other elements), computed without dividing
-    (so zeros are fine) from exclusive cumulative products taken both ways."""
-    moved = transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
-    n = int(np.prod([x.shape[a] for a in axes]))
-    flat = reshape(moved, (n, *moved.shape[len(axes):]))
-    g_flat = reshape(transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
-                         flat.shape)
-    ones = full((1, *flat.shape[1:]), 1, flat.dtype)
-    before = concatenate([ones, slice_in_dim(cumprod(flat, 0), 0, n - 1)], 0)
-    after = concatenate([slice_in_dim(cumprod(flat, 0, reverse=True), 1, n), ones], 0)
-    return reduce_sum(mul(g_flat, mul(before, after)), [0])
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    """Differentiate a product written as a tree of multiplications, as JAX does: the reduced
+    axes are flattened into one, in front; then the first half is multiplied by the second
+    (padded with a 1 when the length is odd) until one row is left. Every step is a plain
+    ``mul``, so zeros need no special care (no division)."""
+    (x,), (t,) = primals, tangents
+    shape = core.get_aval(x).shape
+    non_axes = np.delete(np.arange(len(shape)), axes)  # NumPy ints, as in JAX
+    permutation = tuple(axes) + tuple(non_axes)
+    new_shape = (int(np.prod([shape[a] for a in axes])), *(shape[d] for d in non_axes))
+    x, t = (reshape(v, new_shape, permutation) for v in (x, ad.instantiate_zeros(t)))
+    one = np.array(1, core.get_aval(x).dtype)
+    out_shape = tuple(shape[d] for d in non_axes)
+    (out,), (t_out,) = ad.jvp_flat(lambda x: [_product_tree(x, one, out_shape)], [x], [t])
+    return out, t_out
 
 
-ad.defjvp2(reduce_prod_p, _reduce_prod_jvp)
+def _product_tree(x, one, out_shape):
+    """The product along axis 0 by halving. NB: JAX vmaps its reducer over the other axes;
+    for ``mul`` the vmapped function is ``mul`` itself."""
+    while core.get_aval(x).shape[0] > 1:
+        n = core.get_aval(x).shape[0]
+        n1 = (n + 1) // 2
+        first, second = slice_in_dim(x, 0, n1), slice_in_dim(x, n1, None)
+        if n - n1 != n1:
+            padding = [(0, 0, 0)] * core.get_aval(x).ndim
+            padding[0] = (0, 1, 0)
+            second = pad(second, one, padding)
+        x = mul(first, second)
+    if core.get_aval(x).shape[0] == 0:
+        return full(out_shape, one)
+    return squeeze(x, (0,))
+
+
+ad.jvp_rules[reduce_prod_p] = _reduce_prod_jvp
 reduce_max_p = reduction("reduce_max", _np_reduce(np.maximum), ANY)
 ad.defjvp2(reduce_max_p, _reduce_chooser_jvp)
 reduce_min_p = reduction("reduce_min", _np_reduce(np.minimum), ANY)

@@ -13,7 +13,7 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import bdim_at_front, moveaxis
+from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.base import (_is_array, broadcast, broadcast_in_dim, expand_dims, full, full_like,
                              reduce_sum, reshape)
@@ -43,8 +43,8 @@ rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
                         else x)
 ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
-batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (
-    rev_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
+batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (  # the bdim stays put
+    rev_p.bind(args[0], dimensions=tuple(d + (d >= dims[0]) for d in dimensions)), dims[0])
 
 
 # ---------------------------------------------------------------- concatenate
@@ -97,9 +97,15 @@ ad.transpose_rules[concatenate_p] = _concatenate_transpose
 
 
 def _concatenate_batch(args, dims, *, dimension):
+    return concatenate_p.bind(*_batch_in_front(args, dims), dimension=dimension + 1), 0
+
+
+def _batch_in_front(args, dims) -> list:
+    """Every operand with its batch dimension first; an unbatched one is broadcast (with
+    ``lax.broadcast``, as JAX's concatenate and stack rules do)."""
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    return concatenate_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
-                              dimension=dimension + 1), 0
+    return [broadcast(x, (size,)) if d is None else moveaxis(x, d, 0)
+            for x, d in zip(args, dims)]
 
 
 batching.batching_rules[concatenate_p] = _concatenate_batch
@@ -140,20 +146,72 @@ def _stack_jvp(primals, tangents, *, axis):
 
 
 def _stack_transpose(ct, *xs, axis):
-    """Operand i's cotangent is slice i along the stacked axis."""
-    return [index_in_dim(ct, i, axis, keepdims=False) if ad.is_undefined_primal(x)
-            else None for i, x in enumerate(xs)]
+    """Operand i's cotangent is slice i along the stacked axis: one ``unstack`` gives them
+    all, as in JAX (those of operands that are not linear are dropped)."""
+    if type(ct) is ad.Zero:
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return unstack_p.bind(ct, axis=axis)
 
 
 def _stack_batch(args, dims, *, axis):
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    return stack_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
-                        axis=axis + 1), 0
+    """Operands batched along one same dimension stack as they are (the new axis goes
+    before or after it); otherwise the batch dimensions move to the front, as in JAX."""
+    bdim = dims[0]
+    if bdim is not None and all(d == bdim for d in dims):
+        if axis <= bdim:
+            return stack_p.bind(*args, axis=axis), bdim + 1
+        return stack_p.bind(*args, axis=axis + 1), bdim
+    return stack_p.bind(*_batch_in_front(args, dims), axis=axis + 1), 0
 
 
 ad.jvp_rules[stack_p] = _stack_jvp
 ad.transpose_rules[stack_p] = _stack_transpose
 batching.batching_rules[stack_p] = _stack_batch
+
+
+# ---------------------------------------------------------------- unstack
+# unstack(x, axis): the slices of x along ``axis``, one output each (stack's inverse, and
+# its transpose).
+def _unstack_abstract_eval(x: ShapedArray, *, axis: int):
+    if x.ndim == 0:
+        raise ValueError("unstack requires arrays with rank > 0, however a scalar array of "
+                         f"shape {x.shape} was passed.")
+    shape = x.shape[:axis] + x.shape[axis + 1:]
+    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
+
+
+unstack_p = Primitive("unstack")
+unstack_p.multiple_results = True
+core.abstract_eval_rules[unstack_p] = _unstack_abstract_eval
+core.impl_rules[unstack_p] = lambda x, *, axis: [np.take(x, i, axis) for i in
+                                                 range(np.shape(x)[axis])]
+
+
+def _unstack_jvp(primals, tangents, *, axis: int):
+    outs = unstack_p.bind(*primals, axis=axis)
+    t, = tangents
+    if type(t) is ad.Zero:
+        return outs, [ad.Zero.from_value(o) for o in outs]
+    return outs, unstack_p.bind(t, axis=axis)
+
+
+def _unstack_transpose(cts, x, *, axis: int):
+    if all(type(ct) is ad.Zero for ct in cts):
+        return [ad.Zero(ad.aval_of(x))]
+    return [stack_p.bind(*[ad.instantiate_zeros(ct) for ct in cts], axis=axis)]
+
+
+def _unstack_batch(args, dims, *, axis: int):
+    """The batch dimension stays where it is; the unstacked axis skips past it."""
+    (x,), (bdim,) = args, dims
+    out_axis, out_bdim = (axis, bdim - 1) if axis < bdim else (axis + 1, bdim)
+    outs = unstack_p.bind(x, axis=out_axis)
+    return outs, [out_bdim] * len(outs)
+
+
+ad.jvp_rules[unstack_p] = _unstack_jvp
+ad.transpose_rules[unstack_p] = _unstack_transpose
+batching.batching_rules[unstack_p] = _unstack_batch
 
 
 # ---------------------------------------------------------------- tile
@@ -177,8 +235,8 @@ def _tile_transpose(ct, x, *, reps):
 
 
 ad.deflinear(tile_p, _tile_transpose)
-batching.batching_rules[tile_p] = lambda args, dims, *, reps: (
-    tile_p.bind(moveaxis(args[0], dims[0], 0), reps=(1, *reps)), 0)
+batching.batching_rules[tile_p] = lambda args, dims, *, reps: (  # the bdim stays put
+    tile_p.bind(args[0], reps=(*reps[:dims[0]], 1, *reps[dims[0]:])), dims[0])
 
 
 # ---------------------------------------------------------------- pad

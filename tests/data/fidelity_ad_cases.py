@@ -10,7 +10,11 @@ fidelity_ad_recorded.json: the rules that decide how a transformed jaxpr reads.
 * the cumulative reductions differentiated through ``lax.associative_scan`` (odd and even
   lengths, reverse), and the values of those gradients (zeros for cumprod, ties for cummax);
 * select_n's JVP (one zero array shared by every case without a tangent, made even when no
-  case needs it), pad's transpose, and a jit whose linear input no cotangent reaches.
+  case needs it), pad's transpose, and a jit whose linear input no cotangent reaches;
+* batching rules that leave the batch dimension in place (slice, pad, rev, tile, unstack,
+  clamp, the cumulative ops), transpose's single transpose, dot_general's dimension numbers,
+  stack's transpose (unstack) and top_k's JVP (a gather), each under vmap with in_axes 1 or
+  2, and under grad.
 
     /tmp/jaxenv/bin/python tests/data/record_from_jax.py tests/data/fidelity_ad_cases.py \\
         tests/data/fidelity_ad_recorded.json
@@ -164,3 +168,57 @@ both("cummax[vmap,in_axes2,reverse]", "jax.vmap(lambda x: lax.cummax(x, axis=1, 
 both("cumprod[vmap,in_axes1,after]", "jax.vmap(lambda x: lax.cumprod(x, axis=1), in_axes=1)", T3)
 both("cumsum[vmap,in_axes1][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jnp.cumsum(x) ** 2)), "
      "in_axes=1)", X)
+
+# ---------------------------------------------------------------- more batching rules, as JAX's
+# (transpose: one transpose; rev, tile, unstack, clamp: the batch dimension stays put;
+# dot_general: both batch dimensions join the dimension numbers, nothing is transposed;
+# stack's transpose is unstack; top_k's JVP a gather; unbatched operands of concatenate and
+# stack are broadcast with lax.broadcast)
+BATCHED = {
+    "transpose": "lambda x: x.T",
+    "rev": "lambda x: lax.rev(x, (0,))",
+    "tile": "lambda x: jnp.tile(x, (2, 1))",
+    "matmul": "lambda x: x @ x.T",
+    "einsum": "lambda x: jnp.einsum('ij,kj->ik', x, x)",
+    "stack": "lambda x: jnp.stack([x, x])",
+    "unstack": "lambda x: lax.stack(lax.unstack(x, axis=1), axis=0)",
+    "top_k": "lambda x: lax.top_k(x, 2)[0]",
+    "clamp": "lambda x: lax.clamp(-1.0, x, 1.0)",
+    "concatenate[unbatched]": "lambda x: jnp.concatenate([x, jnp.ones(x.shape)])",
+    "stack[unbatched]": "lambda x: jnp.stack([x, jnp.ones(x.shape)], axis=1)",
+    "split[jnp]": "lambda x: jnp.split(x, [1], axis=1)[0]",
+}
+for name, fn in BATCHED.items():
+    both(f"{name}[vmap,in_axes1]", f"jax.vmap({fn}, in_axes=1)", T3)
+    jaxpr(f"{name}[vmap,in_axes2][grad]", f"jax.vmap(jax.grad(lambda x: jnp.sum(({fn})(x) ** 2)), "
+          "in_axes=2)", T3)
+    both(f"{name}[grad]", f"jax.grad(lambda x: jnp.sum(({fn})(x) ** 2))", "jnp.ones((3, 4)) * 0.5")
+both("clamp[vmap,bounds]", "jax.vmap(lambda lo, x: lax.clamp(lo, x, 2.0), in_axes=(0, None))",
+     "jnp.array([0.0, 1.0])", X)
+both("clamp[vmap,arrays]", "jax.vmap(lambda lo, x, hi: lax.clamp(lo, x, hi), in_axes=(1, 1, 1))",
+     X + " - 1.0", X, X + " + 1.0")
+jaxpr("clamp[vmap,x_scalar]", "jax.vmap(lambda lo, x: lax.clamp(lo, x, lo + 1.0), "
+      "in_axes=(0, None))", "jnp.array([0.0, 1.0])", "jnp.float32(0.5)")
+both("dot_general[vmap,both,in_axes(1,2)]", "jax.vmap(lambda a, b: a @ b, in_axes=(1, 2))", T3,
+     "jnp.ones((4, 2, 3))")
+both("top_k[jacfwd]", "jax.jacfwd(lambda x: lax.top_k(x, 2)[0])", V)
+
+# ---------------------------------------------------------------- reduce_prod's JVP: JAX's tree
+# of multiplications (the reduced axes flattened in front by a reshape that permutes, whose
+# transpose is a transpose), and reshape's dimensions as Python ints.
+PRODS = {
+    "all": ("lambda x: jnp.prod(x)", "jnp.arange(1.0, 6.0)"),
+    "axis0": ("lambda x: jnp.prod(x, axis=0).sum()", "jnp.arange(12.0).reshape(3, 4) - 5"),
+    "axis1": ("lambda x: jnp.prod(x, axis=1).sum()", "jnp.arange(12.0).reshape(3, 4) - 5"),
+    "axes02": ("lambda x: jnp.prod(x, axis=(0, 2)).sum()", "jnp.arange(24.0).reshape(2, 3, 4) * 0.5"),
+    "n1": ("lambda x: jnp.prod(x)", "jnp.array([3.0])"),
+    "zeros": ("lambda x: jnp.prod(x)", "jnp.array([3.0, 0.0, 2.0, 0.0])"),
+    "empty": ("lambda x: jnp.prod(x, axis=0).sum()", "jnp.ones((0, 3))"),
+}
+for name, (fn, arg) in PRODS.items():
+    both(f"prod[{name}][grad]", f"jax.grad({fn})", arg)
+    jaxpr(f"prod[{name}][vmap,last][grad]", f"jax.vmap(jax.grad({fn}), in_axes=-1)",
+          f"jnp.stack([{arg}, {arg}], -1)")
+    value(f"prod[{name}][jvp]", f"lambda x: jax.jvp({fn}, (x,), (jnp.ones_like(x),))", arg)
+both("reshape[dimensions][grad]", "jax.grad(lambda x: jnp.sum(lax.reshape(x, (4, 3), (1, 0)) * "
+     "jnp.arange(12.0).reshape(4, 3)))", "jnp.ones((3, 4))")
