@@ -133,17 +133,17 @@ ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
 def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, name, symbolic_zeros):
     """Under vmap, keep the custom rule: batch the body, and vmap the user's JVP rule.
 
-    As in JAX, an unbatched argument stays unbatched (``softplus``'s ``0.0`` is not
-    broadcast to the batch); batched ones get the batch in front."""
+    As in JAX, every argument keeps its batch dimension where it is (an unbatched one, such
+    as ``softplus``'s ``0.0``, is not broadcast), and so does every output: the body's rules
+    say where. (An output the same for every example is given a batch dimension in front,
+    since its tangent may still differ per example.)"""
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
-    args = [x if d is batching.not_mapped else batching.moveaxis(x, d, 0)
-            for x, d in zip(args, dims)]
-    in_dims = [batching.not_mapped if d is batching.not_mapped else 0 for d in dims]
     n_out = len(call_jaxpr.out_avals)
-    batched, _ = batching.batch_jaxpr(call_jaxpr, size, in_dims, [0] * n_out)
-    out_dims = [0] * n_out
+    batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, list(dims), keep_out_dims=True)
+    if any(d is batching.not_mapped for d in out_dims):
+        batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, list(dims), [0] * n_out)
     mapped_jvp = vmap(lambda p, t: tuple(map(list, jvp(list(p), list(t)))),
-                      in_axes=(in_dims, in_dims))
+                      in_axes=(list(dims), list(dims)), out_axes=(out_dims, out_dims))
     batched_jvp = _NamedRule(lambda p, t: tuple(mapped_jvp(list(p), list(t))), jvp.name)
     return custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=batched_jvp, name=name,
                                   symbolic_zeros=symbolic_zeros), out_dims

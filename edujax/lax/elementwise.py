@@ -502,8 +502,17 @@ def _select_n_jvp(primals, tangents):
 
 
 def _select_n_transpose(ct, which, *cases):
+    """Case i gets the cotangent where ``which`` chose it, zeros elsewhere. As JAX writes it:
+    with a boolean ``which`` one select per case; with an integer one, ``which == i``."""
+    if type(ct) is ad.Zero:
+        return [None] + [ad.Zero(ad.aval_of(c)) if ad.is_undefined_primal(c) else None
+                         for c in cases]
     zeros = full_like(ct, 0)
-    return [None] + [select_n(which, *[ct if i == j else zeros for j in range(len(cases))])
+    if np.dtype(core.get_aval(which).dtype) == np.bool_:
+        return [None] + [(select(which, zeros, ct) if i == 0 else select(which, ct, zeros))
+                         if ad.is_undefined_primal(case) else None
+                         for i, case in enumerate(cases)]
+    return [None] + [select(eq(which, _const(which, i)), ct, zeros)
                      if ad.is_undefined_primal(case) else None for i, case in enumerate(cases)]
 
 

@@ -222,3 +222,13 @@ for name, (fn, arg) in PRODS.items():
     value(f"prod[{name}][jvp]", f"lambda x: jax.jvp({fn}, (x,), (jnp.ones_like(x),))", arg)
 both("reshape[dimensions][grad]", "jax.grad(lambda x: jnp.sum(lax.reshape(x, (4, 3), (1, 0)) * "
      "jnp.arange(12.0).reshape(4, 3)))", "jnp.ones((3, 4))")
+
+# ---------------------------------------------------------------- select_n's transpose, custom_jvp
+both("select_n[int_which][grad]", "jax.grad(lambda x: jnp.sum(lax.select_n(jnp.array([[0, 1, 2, 1]]) "
+     "* jnp.ones((3, 1), jnp.int32), x, -x, x * 2) ** 2))", "jnp.arange(12.0).reshape(3, 4) - 5")
+both("select[bool][grad,both]", "jax.grad(lambda x, y: jnp.sum(lax.select(x > 0, x * y, y) ** 2), "
+     "argnums=(0, 1))", V, V4 + "[:1] + " + V)
+jaxpr("softplus[vmap,in_axes1]", "jax.vmap(jax.nn.softplus, in_axes=1)", T3)
+jaxpr("softplus[vmap,in_axes2][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jax.nn.softplus(x))), "
+      "in_axes=2)", T3)
+jaxpr("softplus[jit][vmap,in_axes1]", "jax.vmap(jax.jit(jax.nn.softplus), in_axes=1)", T3)
