@@ -232,3 +232,11 @@ jaxpr("softplus[vmap,in_axes1]", "jax.vmap(jax.nn.softplus, in_axes=1)", T3)
 jaxpr("softplus[vmap,in_axes2][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jax.nn.softplus(x))), "
       "in_axes=2)", T3)
 jaxpr("softplus[jit][vmap,in_axes1]", "jax.vmap(jax.jit(jax.nn.softplus), in_axes=1)", T3)
+
+# ---------------------------------------------------------------- dynamic_slice's JVP, window sums
+both("dynamic_slice[jacfwd]", "jax.jacfwd(lambda x: lax.dynamic_slice(x, (1, 1), (2, 2)))",
+     "jnp.arange(12.0).reshape(3, 4)")
+both("sumpool[grad]", "jax.grad(lambda x: jnp.sum(lax.reduce_window(x, 0.0, lax.add, (2, 2), "
+     "(1, 1), 'VALID') ** 2))", "jnp.arange(12.0).reshape(3, 4) * 0.25 - 1")
+both("sumpool[strided][grad]", "jax.grad(lambda x: jnp.sum(lax.reduce_window(x, 0.0, lax.add, "
+     "(2, 2), (2, 1), 'SAME') ** 2))", "jnp.arange(20.0).reshape(5, 4) * 0.25 - 1")
