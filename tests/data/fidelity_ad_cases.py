@@ -240,3 +240,14 @@ both("sumpool[grad]", "jax.grad(lambda x: jnp.sum(lax.reduce_window(x, 0.0, lax.
      "(1, 1), 'VALID') ** 2))", "jnp.arange(12.0).reshape(3, 4) * 0.25 - 1")
 both("sumpool[strided][grad]", "jax.grad(lambda x: jnp.sum(lax.reduce_window(x, 0.0, lax.add, "
      "(2, 2), (2, 1), 'SAME') ** 2))", "jnp.arange(20.0).reshape(5, 4) * 0.25 - 1")
+
+# ---------------------------------------------------------------- custom_jvp under vmap: the
+# body's (or the rule's) batch dimensions are kept, as in JAX
+jaxpr("relu[vmap,in_axes1]", "jax.vmap(jax.nn.relu, in_axes=1)", T3)
+jaxpr("relu[vmap,in_axes2][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jax.nn.relu(x) ** 2)), "
+      "in_axes=2)", T3)
+both("relu[vmap,in_axes1][value]", "jax.vmap(jax.nn.relu, in_axes=1)", T3)
+both("relu[jvp][vmap,in_axes1]", "jax.vmap(lambda x, t: jax.jvp(jax.nn.relu, (x,), (t,)), "
+     "in_axes=1)", T3, T3 + " * 0.0 + 1.0")
+both("relu[vmap,in_axes1][jacrev]", "jax.jacrev(jax.vmap(jax.nn.relu, in_axes=1))",
+     "jnp.arange(6.0).reshape(2, 3) - 2.5")
