@@ -246,7 +246,7 @@ both("sumpool[strided][grad]", "jax.grad(lambda x: jnp.sum(lax.reduce_window(x, 
 jaxpr("relu[vmap,in_axes1]", "jax.vmap(jax.nn.relu, in_axes=1)", T3)
 jaxpr("relu[vmap,in_axes2][grad]", "jax.vmap(jax.grad(lambda x: jnp.sum(jax.nn.relu(x) ** 2)), "
       "in_axes=2)", T3)
-both("relu[vmap,in_axes1][value]", "jax.vmap(jax.nn.relu, in_axes=1)", T3)
+value("relu[vmap,in_axes1][value]", "jax.vmap(jax.nn.relu, in_axes=1)", T3)
 both("relu[jvp][vmap,in_axes1]", "jax.vmap(lambda x, t: jax.jvp(jax.nn.relu, (x,), (t,)), "
      "in_axes=1)", T3, T3 + " * 0.0 + 1.0")
 both("relu[vmap,in_axes1][jacrev]", "jax.jacrev(jax.vmap(jax.nn.relu, in_axes=1))",
