@@ -2,8 +2,9 @@
 
 * bit primitives on integers: ``clz`` (count leading zeros), ``population_count``
   (count one bits), ``mulhi`` (the high half of a double-width product);
-* ``top_k`` (the k largest along an axis, with their indices), ``unstack`` and
-  ``optimization_barrier`` (multiple-result primitives);
+* ``top_k`` (the k largest along an axis, with their indices), ``unstack`` (its primitive
+  sits in shape.py, next to ``stack``, whose transpose it is) and ``optimization_barrier``
+  (multiple-result primitives);
 * the general ``reduce`` (any Python computation of two scalars, folded along axes);
 * conveniences written with other lax functions: ``reciprocal``, ``collapse``,
   ``batch_matmul``, ``broadcast_shapes``, ``empty``, ``index_take``,
