@@ -18,17 +18,9 @@ import edujax.numpy as jnp
 
 CASES = recorded.load("jaxpr_fidelity_recorded.json")
 
-_JACOBIAN = ("jacfwd: under vmap, JAX's JVP of the inner _where jit keeps a dead zero "
-             "(broadcast_in_dim 0.0) that edujax drops")
 _LINALG = ("JAX solves through custom_linear_solve and an inner _lu_solve jit, and builds det, "
            "pinv, matrix_power... from other pieces; edujax's bodies differ")
 KNOWN_DIFFERENCES = {
-    "selu[jacfwd]": _JACOBIAN,
-    "selu[jvp]": "JAX's JVP of select_n leaves a dead instantiated zero in the jvp jaxpr",
-    "where[nonbool_cond][grad]": "one value as both condition and branch: JAX's linearized "
-                                 "jit takes its tangent once, edujax's twice",
-    "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",
-    "argsort[vmap]": "sort's batching rule: JAX broadcasts the iota with plain int dims",
     **{f"linalg[{fn}]": _LINALG for fn in ("det", "inv", "slogdet", "solve", "matrix_power",
                                            "norm[ord1]", "pinv", "matrix_rank", "cond",
                                            "det][grad", "inv][grad")},

@@ -26,10 +26,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     **{f"polyfit{t}": _LSTSQ for t in ("", "[jit]", "[vmap]", "[grad]", "[w]", "[2d]",
                                       "[full]", "[cov]")},
     "gcd[vmap]": _WHILE_VMAP, "lcm[vmap]": _WHILE_VMAP,
-    "nanprod[grad]": "reduce_prod's JVP: JAX multiplies pairwise halves (a tree of slices and "
-                     "muls); edujax's rule differs",
-    "nancumprod[grad]": "cumprod's JVP: JAX differentiates an associative_scan; edujax's "
-                        "prefix scan differs",
     "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
                      "the constvars come in creation order (fweights first); edujax makes "
                      "them constvars where they are first used (the jit's sorted keywords)"),

@@ -263,7 +263,10 @@ def _prune_outputs(closed: ClosedJaxpr, keep: list[bool]) -> ClosedJaxpr:
 # ---------------------------------------------------------------------- transposition
 # In the linear jaxpr an (unknown) jit takes tangents and residuals. Its transpose is
 # again one jit with the same name, over the transposed body: residuals and the nonzero
-# output cotangents in, the cotangents of the linear inputs out.
+# output cotangents in, the cotangents of the linear inputs out. A linear input that no
+# cotangent reaches (jnp.where(x, x, 2.0): x's tangent as the *condition* goes nowhere)
+# stays a symbolic zero and is not an output at all, as in JAX (whose symbolic zeros are
+# pytrees without leaves).
 
 def _jit_transpose(cts, *args, jaxpr, name, **params):
     linear = [ad.is_undefined_primal(x) for x in args]
@@ -273,15 +276,19 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
     cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
     key = ("transpose", tuple(linear), cts_nonzero,
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
-    transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
-                                                                cts_nonzero, tuple(avals)))
+    transposed, reached = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
+        jaxpr, tuple(linear), cts_nonzero, tuple(avals)))
     nan_checks.backward_passes.add(transposed)  # (how jax_debug_nans announces its NaNs)
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
-    return [next(cts_in) if lin else None for lin in linear]
+    lin_avals = (ad.tangent_aval(a) for a, lin in zip(jaxpr.in_avals, linear) if lin)
+    cts_lin = [next(cts_in) if r else ad.Zero(a) for a, r in zip(lin_avals, reached)]
+    lin_it = iter(cts_lin)
+    return [next(lin_it) if lin else None for lin in linear]
 
 
 def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
-                     avals: tuple) -> ClosedJaxpr:
+                     avals: tuple) -> tuple[ClosedJaxpr, list[bool]]:
+    """The transposed body, and for each linear input whether a cotangent reaches it."""
     num_res = linear.count(False)
 
     def fun(*ins):
@@ -290,10 +297,12 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
                    for a, lin in zip(closed.in_avals, linear)]
         cts_out = [next(cts) if nz else ad.Zero(ad.tangent_aval(a))
                    for a, nz in zip(closed.out_avals, cts_nonzero)]
-        cts_in = ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out)
-        return [ad.instantiate_zeros(ct) for ct, lin in zip(cts_in, linear) if lin], None
+        cts_in = [ct for ct, lin in zip(
+            ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out), linear) if lin]
+        reached = [type(ct) is not ad.Zero for ct in cts_in]
+        return [ct for ct in cts_in if type(ct) is not ad.Zero], reached
 
-    return trace_to_jaxpr(fun, list(avals))[0]
+    return trace_to_jaxpr(fun, list(avals))
 
 
 ad.jvp_rules[jit_p] = _jit_jvp
@@ -306,7 +315,8 @@ def _jit_batch(args, dims, *, jaxpr, name, **params):
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
     running = batching._rule_context.trace  # a named axis changes the batched jaxpr
     key = ("batch", size, tuple(dims), getattr(running, "axis_name", None))
-    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(jaxpr, size, dims))
+    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(
+        jaxpr, size, dims, keep_out_dims=True))
     outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
     return outs, out_dims
 

@@ -186,7 +186,18 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
 
 
 reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
-ad.deflinear(reshape_p, lambda ct, x, **p: [reshape(ct, x.aval.shape)])
+
+
+def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    """Reshape back; a reshape that first permuted (``dimensions``) is undone by reshaping to
+    the permuted shape, then transposing back."""
+    if dimensions is None:
+        return [reshape(ct, x.aval.shape)]
+    permuted = reshape(ct, np.take(x.aval.shape, dimensions))
+    return [transpose(permuted, np.argsort(dimensions))]
+
+
+ad.deflinear(reshape_p, _reshape_transpose)
 batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
     reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
                 None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
@@ -204,9 +215,11 @@ transpose_p = shape_primitive("transpose", _transpose_shape_rule,
                               lambda x, *, permutation: np.transpose(x, permutation))
 ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
     transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
+# Under vmap one transpose does both jobs, as in JAX: bring the batch dimension to the front
+# and permute the others (renumbered past it).
 batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
-    transpose_p.bind(moveaxis(args[0], dims[0], 0),
-                     permutation=(0, *(p + 1 for p in permutation))), 0)
+    transpose_p.bind(args[0], permutation=(dims[0], *(p if p < dims[0] else p + 1
+                                                      for p in permutation))), 0)
 
 
 # ---------------------------------------------------------------- reduce_sum
@@ -347,7 +360,7 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
             _is_array(operand):
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes,
-                          dimensions=None if same_order else tuple(dimensions),
+                          dimensions=None if same_order else tuple(int(d) for d in dimensions),
                           sharding=out_sharding)
 
 

@@ -13,10 +13,11 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import bdim_at_front, moveaxis
+from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (_axes, convert_element_type, expand_dims, full, full_like,
-                             reduce_sum, reshape, transpose)
+from edujax.lax.associative_scan import associative_scan
+from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
+                             full_like, reduce_sum, reshape)
 from edujax.lax.complex_numbers import imag, real
 from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
                                     le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
@@ -25,7 +26,7 @@ from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axe
                                  reduction,
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
-from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.shape import broadcasted_iota, pad, slice_in_dim, squeeze
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
@@ -64,21 +65,41 @@ def _lowest(ufunc, dtype):
 reduce_prod_p = reduction("reduce_prod", np.prod, NUMBER)
 
 
-def _reduce_prod_jvp(g, ans, x, *, axes):
-    """d prod = sum_i g_i * (product of all the other elements), computed without dividing
-    (so zeros are fine) from exclusive cumulative products taken both ways."""
-    moved = transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
-    n = int(np.prod([x.shape[a] for a in axes]))
-    flat = reshape(moved, (n, *moved.shape[len(axes):]))
-    g_flat = reshape(transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
-                         flat.shape)
-    ones = full((1, *flat.shape[1:]), 1, flat.dtype)
-    before = concatenate([ones, slice_in_dim(cumprod(flat, 0), 0, n - 1)], 0)
-    after = concatenate([slice_in_dim(cumprod(flat, 0, reverse=True), 1, n), ones], 0)
-    return reduce_sum(mul(g_flat, mul(before, after)), [0])
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    """Differentiate a product written as a tree of multiplications, as JAX does: the reduced
+    axes are flattened into one, in front; then the first half is multiplied by the second
+    (padded with a 1 when the length is odd) until one row is left. Every step is a plain
+    ``mul``, so zeros need no special care (no division)."""
+    (x,), (t,) = primals, tangents
+    shape = core.get_aval(x).shape
+    non_axes = np.delete(np.arange(len(shape)), axes)  # NumPy ints, as in JAX
+    permutation = tuple(axes) + tuple(non_axes)
+    new_shape = (int(np.prod([shape[a] for a in axes])), *(shape[d] for d in non_axes))
+    x, t = (reshape(v, new_shape, permutation) for v in (x, ad.instantiate_zeros(t)))
+    one = np.array(1, core.get_aval(x).dtype)
+    out_shape = tuple(shape[d] for d in non_axes)
+    (out,), (t_out,) = ad.jvp_flat(lambda x: [_product_tree(x, one, out_shape)], [x], [t])
+    return out, t_out
 
 
-ad.defjvp2(reduce_prod_p, _reduce_prod_jvp)
+def _product_tree(x, one, out_shape):
+    """The product along axis 0 by halving. NB: JAX vmaps its reducer over the other axes;
+    for ``mul`` the vmapped function is ``mul`` itself."""
+    while core.get_aval(x).shape[0] > 1:
+        n = core.get_aval(x).shape[0]
+        n1 = (n + 1) // 2
+        first, second = slice_in_dim(x, 0, n1), slice_in_dim(x, n1, None)
+        if n - n1 != n1:
+            padding = [(0, 0, 0)] * core.get_aval(x).ndim
+            padding[0] = (0, 1, 0)
+            second = pad(second, one, padding)
+        x = mul(first, second)
+    if core.get_aval(x).shape[0] == 0:
+        return full(out_shape, one)
+    return squeeze(x, (0,))
+
+
+ad.jvp_rules[reduce_prod_p] = _reduce_prod_jvp
 reduce_max_p = reduction("reduce_max", _np_reduce(np.maximum), ANY)
 ad.defjvp2(reduce_max_p, _reduce_chooser_jvp)
 reduce_min_p = reduction("reduce_min", _np_reduce(np.minimum), ANY)
@@ -199,14 +220,13 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 ad.jvp_rules[sort_p] = _sort_jvp
 
 
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
-
-
 # ---------------------------------------------------------------- batching
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
+# A scan along one axis: the batch dimension stays where it is (as in JAX), and the axis
+# shifts past it if it comes after.
 def _axis_batch(prim):
     def rule(args, dims, *, axis, **params):
-        return prim.bind(moveaxis(args[0], dims[0], 0), axis=axis + 1, **params), 0
+        (x,), (bdim,) = args, dims
+        return prim.bind(x, axis=axis if axis < bdim else axis + 1, **params), bdim
     batching.batching_rules[prim] = rule
 
 
@@ -218,10 +238,17 @@ for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    args = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
-    return sort_p.bind(*args, dimension=dimension + 1, is_stable=is_stable,
-                       num_keys=num_keys), [0] * len(args)
+    """Sort every operand along the same axis: the batch dimension of the first batched
+    operand is where all batch dimensions go (an unbatched operand, such as argsort's
+    iota, is broadcast there), and the sorted axis shifts past it."""
+    prototype, bdim = next((x, d) for x, d in zip(args, dims) if d is not None)
+    shape = core.get_aval(prototype).shape
+    others = [d for d in range(len(shape)) if d != bdim]  # plain ints, as JAX's int(dim)
+    args = [broadcast_in_dim(x, shape, others) if d is None else moveaxis(x, d, bdim)
+            for x, d in zip(args, dims)]
+    outs = sort_p.bind(*args, dimension=dimension + (bdim <= dimension), is_stable=is_stable,
+                       num_keys=num_keys)
+    return outs, [bdim] * len(args)
 
 
 batching.batching_rules[sort_p] = _sort_batch
@@ -229,26 +256,10 @@ batching.batching_rules[sort_p] = _sort_batch
 
 # ---------------------------------------------------------------- cumulative JVPs
 # cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
-# cumulative op as an associative prefix scan made of lax ops (Hillis & Steele: combine
-# each element with the one 1, 2, 4, ... places before it), and differentiate *that*.
-# It stays correct with zeros (cumprod) and ties (cummax), unlike a division trick.
-def _prefix_scan(combine, identity):
-    def scan(x, *, axis, reverse):
-        if reverse:
-            x = rev(x, (axis,))
-        n, shift = core.get_aval(x).shape[axis], 1
-        while shift < n:
-            pad_shape = list(core.get_aval(x).shape)
-            pad_shape[axis] = shift
-            fill = full(pad_shape, identity(core.get_aval(x).dtype),
-                            core.get_aval(x).dtype)
-            earlier = concatenate([fill, slice_in_dim(x, 0, n - shift, 1, axis)], axis)
-            x = combine(x, earlier)
-            shift *= 2
-        return rev(x, (axis,)) if reverse else x
-    return scan
-
-
+# cumulative op as lax.associative_scan (a parallel prefix scan made of slices, pads and the
+# combining op, edujax/lax/associative_scan.py) and differentiate *that*. It stays correct
+# with zeros (cumprod) and ties (cummax), unlike a division trick, and its jaxpr under grad
+# is JAX's, equation for equation.
 def _lowest_value(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
@@ -257,26 +268,19 @@ def _highest_value(dtype):
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
-def _cumulative_jvp(scan):
+def _cumulative_jvp(combine):
     def rule(primals, tangents, *, axis, reverse):
-        return ad.jvp_flat(lambda x: [scan(x, axis=axis, reverse=reverse)], list(primals),
-                           [ad.instantiate_zeros(t) for t in tangents])
+        (x,), (t,) = primals, tangents
+        scan = partial(associative_scan, combine, axis=axis, reverse=reverse)
+        (out,), (t_out,) = ad.jvp_flat(lambda x: [scan(x)], [x], [ad.instantiate_zeros(t)])
+        return out, t_out
     return rule
 
 
-def _first(rule):
-    def unwrap(primals, tangents, **params):
-        outs, touts = rule(primals, tangents, **params)
-        return outs[0], touts[0]
-    return unwrap
-
-
-for _p, _combine, _identity in [
-        (cumprod_p, lambda a, b: mul(a, b), lambda d: 1),
-        (cummax_p, lambda a, b: max(a, b), _lowest_value),
-        (cummin_p, lambda a, b: min(a, b), _highest_value),
-        (cumlogsumexp_p, lambda a, b: logaddexp(a, b), _lowest_value)]:
-    ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
+ad.jvp_rules[cumprod_p] = _cumulative_jvp(mul)
+ad.jvp_rules[cummax_p] = _cumulative_jvp(max)
+ad.jvp_rules[cummin_p] = _cumulative_jvp(min)
+ad.jvp_rules[cumlogsumexp_p] = _cumulative_jvp(logaddexp)
 
 
 # ---------------------------------------------------------------- the lax functions
