@@ -158,8 +158,17 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
     return np.reshape(x, new_sizes)
 
 
+def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    """Undo the reshape; with ``dimensions`` the forward map transposed first, then
+    reshaped, so undo the reshape into the transposed shape, then the transpose."""
+    if dimensions is None:
+        return [reshape(ct, x.aval.shape)]
+    permuted = reshape(ct, tuple(x.aval.shape[d] for d in dimensions))
+    return [transpose(permuted, np.argsort(dimensions))]
+
+
 reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
-ad.deflinear(reshape_p, lambda ct, x, **p: [reshape(ct, x.aval.shape)])
+ad.deflinear(reshape_p, _reshape_transpose)
 batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
     reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
                 None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
