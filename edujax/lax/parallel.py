@@ -21,7 +21,8 @@ import numpy as np
 from edujax import api, core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import convert_element_type, expand_dims, full, reshape
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
+                              reshape)
 from edujax.lax.elementwise import div
 from edujax.lax.shape import concatenate, index_in_dim, iota
 from edujax.tree_util import tree_map
@@ -119,9 +120,23 @@ def _reduce_collective(name: str, np_reduce) -> Primitive:
 psum_p = _reduce_collective("psum", np.sum)
 pmax_p = _reduce_collective("pmax", np.max)
 pmin_p = _reduce_collective("pmin", np.min)
-# The derivative of a sum across devices is the sum of the derivatives.
-ad.deflinear(psum_p, lambda ct, x, *, axes, axis_index_groups: [
-    psum_p.bind(ct, axes=axes, axis_index_groups=axis_index_groups)])
+
+
+def _psum_transpose(ct, x, *, axes, axis_index_groups):
+    """The derivative of a sum across devices is the sum of the derivatives.
+
+    Positional axes (vmap turns a named axis into one) were summed away within the array:
+    their transpose broadcasts the cotangent back, as reduce_sum's does. Named axes are
+    summed again, as JAX does (it treats psum as psum + pbroadcast)."""
+    positional = [a for a in axes if isinstance(a, int)]
+    if positional:
+        kept = tuple(np.delete(np.arange(x.aval.ndim), positional))
+        ct = broadcast_in_dim(ct, x.aval.shape, kept)
+    named = tuple(a for a in axes if not isinstance(a, int))
+    return [psum_p.bind(ct, axes=named, axis_index_groups=axis_index_groups)]
+
+
+ad.deflinear(psum_p, _psum_transpose)
 
 
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
