@@ -460,8 +460,8 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
 # The eigendecomposition of a general square matrix: A V = V diag(w), complex results
 # (a real matrix can have complex eigenvalues). Computed by NumPy's ``np.linalg.eig``
 # (LAPACK's geev, as JAX on the CPU, so the eigenvalues come in the same order).
-# NB: edujax gives this primitive no derivative rules (JAX differentiates the
-# eigenvalues); left eigenvectors are not supported.
+# Only the eigenvalues are differentiated (as JAX does unless asked to opt in); left
+# eigenvectors are not supported.
 def _complex_dtype(dtype: np.dtype) -> np.dtype:
     wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
     return np.dtype(np.complex128 if wide else np.complex64)
@@ -493,6 +493,37 @@ eig_p.multiple_results = True
 core.abstract_eval_rules[eig_p] = _eig_abstract_eval
 core.impl_rules[eig_p] = _eig_impl
 _batch_at_front(eig_p)
+
+
+def _lu_solve(a: Any, b: Any) -> Any:
+    """``a⁻¹ b`` for square a (batches too) by P a = L U: two triangular solves."""
+    lu_, _, perm = lu_p.bind(a)
+    pb = _matmul(permutation_matrix(perm, _aval(a).dtype), b)
+    y = triangular_solve(lu_, pb, left_side=True, lower=True, unit_diagonal=True)
+    return triangular_solve(lu_, y, left_side=True, lower=False)
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors,
+             enable_eigvec_derivs, implementation):
+    """The eigenvalues of A = V diag(w) V⁻¹ move by dw = diag(V⁻¹ dA V) (first-order
+    perturbation theory, for distinct eigenvalues). The eigenvectors' derivatives are
+    refused, as in JAX: they are only defined under a normalization JAX cannot check."""
+    (a,), (da,) = primals, tangents
+    if compute_left_eigenvectors or compute_right_eigenvectors:
+        raise NotImplementedError(
+            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on "
+            "the input that JAX cannot check (see the enable_eigvec_derivs argument to "
+            "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to "
+            "opt in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
+    w, vr = eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
+    if type(da) is ad.Zero:
+        return [w], [ad.Zero.from_value(w)]
+    da = convert_element_type(da, _aval(vr).dtype)
+    # diag(V⁻¹ dA V)[i] = sum_k (V⁻¹ dA)[i, k] V[k, i]
+    return [w], [reduce_sum(mul(_lu_solve(vr, da), _T(vr)), (_aval(a).ndim - 1,))]
+
+
+ad.jvp_rules[eig_p] = _eig_jvp
 
 
 def eig(x: Any, *, compute_left_eigenvectors: bool = True,
