@@ -103,18 +103,33 @@ def _reduce_collective(name: str, np_reduce) -> Primitive:
 
     def vmap_rule(trace, args, dims, *, axes, axis_index_groups):
         (x,), (d,) = args, dims
-        rest = tuple(a for a in axes if a != trace.axis_name)
         if d is None:  # the same value in every example: sum = size * value, etc.
             x = batching.bdim_at_front(x, d, trace.axis_size)
             d = 0
+        rest = _shift_positional(tuple(a for a in axes if a != trace.axis_name), d)
         out = prim.bind(x, axes=(d, *rest), axis_index_groups=axis_index_groups)
         return out, None
+
+    def batch_rule(args, dims, *, axes, axis_index_groups):
+        """A collective over some *other* axis: the batch dimension stays, but the
+        positional axes (left by an inner vmap) count it now."""
+        (x,), (d,) = args, dims
+        if not any(isinstance(a, int) for a in axes):  # only named axes: nothing moves
+            return prim.bind(x, axes=axes, axis_index_groups=axis_index_groups), d
+        x = batching.bdim_at_front(x, d, None)
+        out = prim.bind(x, axes=_shift_positional(axes, 0), axis_index_groups=axis_index_groups)
+        return out, 0
 
     core.abstract_eval_rules[prim] = abstract_eval
     core.impl_rules[prim] = impl
     batching.axis_rules[prim] = vmap_rule
-    batching.defvectorized(prim)  # a collective over some *other* axis leaves the batch alone
+    batching.batching_rules[prim] = batch_rule
     return prim
+
+
+def _shift_positional(axes: tuple, d: int) -> tuple:
+    """Positional axes after a batch dimension is inserted at ``d`` (names stay)."""
+    return tuple(a + (a >= d) if isinstance(a, int) else a for a in axes)
 
 
 psum_p = _reduce_collective("psum", np.sum)
