@@ -23,7 +23,7 @@ from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import Partial, tree_flatten, tree_unflatten
@@ -102,6 +102,13 @@ def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJax
     def flat_fun(*xs):
         return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
     return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
+
+
+def _skipping(n: int, rule: Callable) -> Callable:
+    """``rule`` on all but the first ``n`` primals and tangents (hoisted constants)."""
+    def skip(primals: list, tangents: list):
+        return rule(list(primals)[n:], list(tangents)[n:])
+    return skip
 
 
 def _typed_scalar(x: Any) -> Any:
@@ -211,7 +218,13 @@ class custom_jvp:
         if _batching(trace, flat):
             return self._vmap_now(trace, body, rule, flat, in_tree)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
+        # A non-differentiable argument can be a tracer of the enclosing trace (a rule
+        # calling its function on ``n - 1`` while a jit's jvp is staged): the body closes
+        # over it, so it becomes a leading input, which the rule does not see.
+        call_jaxpr, hoisted = hoist_tracer_consts(call_jaxpr)
+        if hoisted:
+            rule = _NamedRule(_skipping(len(hoisted), rule), rule.name)
+        outs = custom_jvp_call_p.bind(*hoisted, *flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
 
