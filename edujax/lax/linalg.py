@@ -27,7 +27,7 @@ from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
                              transpose)
-from edujax.lax.complex_numbers import conj
+from edujax.lax.complex_numbers import conj, real
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
 from edujax.lax.shape import broadcasted_iota
@@ -42,6 +42,11 @@ def _T(x: Any) -> Any:
     """Swap the last two dimensions (the matrix transpose of a batch of matrices)."""
     n = _aval(x).ndim
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def _H(x: Any) -> Any:
+    """The conjugate transpose (the plain transpose of a real matrix)."""
+    return conj(_T(x)) if _aval(x).dtype.kind == "c" else _T(x)
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -139,17 +144,18 @@ core.impl_rules[cholesky_p] = _cholesky_impl
 
 
 def _cholesky_jvp(primals, tangents):
-    """Differentiate A = L Lᵀ: dA = dL Lᵀ + L dLᵀ, so L⁻¹ dA L⁻ᵀ = L⁻¹dL + (L⁻¹dL)ᵀ.
-    L⁻¹dL is lower triangular, so it is the lower half of the symmetric left side,
-    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᵀ)."""
+    """Differentiate A = L Lᴴ: dA = dL Lᴴ + L dLᴴ, so L⁻¹ dA L⁻ᴴ = L⁻¹dL + (L⁻¹dL)ᴴ.
+    L⁻¹dL is lower triangular, so it is the lower half of the Hermitian left side,
+    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ). (ᴴ is ᵀ for a real matrix.)"""
     (x,), (dx,) = primals, tangents
     L = cholesky_p.bind(x)
     if type(dx) is ad.Zero:
         return L, dx
     solve = partial(triangular_solve, L, lower=True, transpose_a=False, conjugate_a=False,
                     unit_diagonal=False)
-    tmp = solve(dx, left_side=False, transpose_a=True)   # dA L⁻ᵀ
-    tmp = solve(tmp, left_side=True)                     # L⁻¹ dA L⁻ᵀ
+    complex_ = _aval(x).dtype.kind == "c"  # (JAX's triangular_solve drops it for reals)
+    tmp = solve(dx, left_side=False, transpose_a=True, conjugate_a=complex_)  # dA L⁻ᴴ
+    tmp = solve(tmp, left_side=True)                                          # L⁻¹ dA L⁻ᴴ
     eye = _eye_like(x)
     phi = mul(tril(tmp), sub(np.ones((), _aval(x).dtype), mul(eye, np.array(0.5, _aval(x).dtype))))
     return L, _matmul(L, phi)
@@ -366,8 +372,9 @@ core.impl_rules[qr_p] = _qr_impl
 
 
 def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
-    """Differentiate A = Q R (A tall, reduced QR): Qᵀ dA R⁻¹ = Qᵀ dQ + dR R⁻¹, the sum of
-    a skew-symmetric and an upper-triangular matrix; split it by its strictly lower part."""
+    """Differentiate A = Q R (A tall, reduced QR): Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of
+    a skew-Hermitian and an upper-triangular matrix; split it by its strictly lower part.
+    (For complex A the diagonal's imaginary part belongs to Qᴴ dQ too, as in JAX.)"""
     (x,), (dx,) = primals, tangents
     q, r = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
     m, n = _aval(x).shape[-2:]
@@ -377,9 +384,13 @@ def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
         raise NotImplementedError(
             "Unimplemented case of QR decomposition derivative")
     dx_rinv = triangular_solve(r, dx)                     # dA R⁻¹
-    qt_dx_rinv = _matmul(_T(q), dx_rinv)
+    qt_dx_rinv = _matmul(_H(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
-    domega = sub(lower, _T(lower))                        # Qᵀ dQ, skew-symmetric
+    domega = sub(lower, _H(lower))                        # Qᴴ dQ, skew-Hermitian
+    if _aval(x).dtype.kind == "c":
+        imag_diagonal = sub(qt_dx_rinv, convert_element_type(real(qt_dx_rinv),
+                                                             _aval(x).dtype))
+        domega = add(domega, mul(_eye_like(qt_dx_rinv), imag_diagonal))
     dq = add(_matmul(q, sub(domega, qt_dx_rinv)), dx_rinv)
     dr = _matmul(sub(qt_dx_rinv, domega), r)
     return [q, r], [dq, dr]
@@ -421,10 +432,9 @@ core.impl_rules[eigh_p] = _eigh_impl
 
 
 def _eigh_jvp(primals, tangents, **params):
-    """First-order perturbation theory: with Vᵀ dA V =: M,
-    dw = diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
-    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues.
-    (Real matrices only here; JAX's rule also takes the conjugate transposes.)"""
+    """First-order perturbation theory: with Vᴴ dA V =: M,
+    dw = Re diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
+    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues."""
     (a,), (da,) = primals, tangents
     v, w = eigh_p.bind(a, **params)
     if type(da) is ad.Zero:
@@ -433,12 +443,15 @@ def _eigh_jvp(primals, tangents, **params):
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(v)
-    w_row = broadcast_in_dim(w, shape, batch + (nd - 1,))   # w[j] in every row
-    w_col = broadcast_in_dim(w, shape, batch + (nd - 2,))   # w[i] in every column
+    w_full = convert_element_type(w, _aval(v).dtype)       # complex, for a complex v
+    w_row = broadcast_in_dim(w_full, shape, batch + (nd - 1,))   # w[j] in every row
+    w_col = broadcast_in_dim(w_full, shape, batch + (nd - 2,))   # w[i] in every column
     F = sub(div(np.ones((), _aval(v).dtype), add(eye, sub(w_row, w_col))), eye)
-    vt_da_v = _matmul(_T(v), _matmul(da, v))
+    vt_da_v = _matmul(_H(v), _matmul(da, v))
     dv = _matmul(v, mul(F, vt_da_v))
     dw = reduce_sum(mul(eye, vt_da_v), (nd - 1,))
+    if _aval(v).dtype.kind == "c":
+        dw = real(dw)
     return [v, w], [dv, dw]
 
 
