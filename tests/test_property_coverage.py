@@ -119,14 +119,15 @@ class Spec(NamedTuple):
     examples: int = 4       # hypothesis examples per law (fewer for the slow functions)
     xfail: str = ""         # a known bug, as a strict xfail of the derivative check
     vmap_xfail: str = ""    # a known bug, as a strict xfail of the batching check
+    complex_xfail: str = ""  # a known bug, as a strict xfail of the complex128 check
 
 
 def S(fn: Callable, *doms: Dom, complex: bool = False, modes=("fwd", "rev"),
       vmap: bool = True, tol: float | None = None, eps: float | None = None,
       unbatched: tuple[int, ...] = (), examples: int = 4, xfail: str = "",
-      vmap_xfail: str = "") -> Spec:
+      vmap_xfail: str = "", complex_xfail: str = "") -> Spec:
     return Spec(fn, doms, complex, modes, vmap, tol, eps, unbatched, examples, xfail,
-                vmap_xfail)
+                vmap_xfail, complex_xfail)
 
 
 NO_GRAD = ()  # modes for a function JAX does not differentiate (its error says so)
@@ -355,19 +356,21 @@ JNP_PRODUCTS = {
 }
 
 LINALG = jnp.linalg
+SVD_COMPLEX = "edujax's svd jvp rule is for real matrices (JAX's conjugates, and corrects dU)"
 # keeps a 4x2 problem well-posed, with distinct singular values (lstsq's derivative
 # goes through the SVD's, which divides by their differences)
 TALL = np.array([[3.0, 0.0], [0.0, 1.5], [0.0, 0.0], [0.0, 0.0]])
 JNP_LINALG = {
-    "cholesky": S(LINALG.cholesky, spd(3)),
+    "cholesky": S(LINALG.cholesky, spd(3), complex=C),
     "cond": S(LINALG.cond, well(3)),
     "cross": S(LINALG.cross, X, X),
-    "det": S(LINALG.det, well(3)),
+    "det": S(LINALG.det, well(3), complex=C),
     "diagonal": S(LINALG.diagonal, SQ),
     "eig": S(lambda a: LINALG.eig(a)[0], spd(3), modes=NO_GRAD),  # eigenvector derivatives
-    "eigvals": S(LINALG.eigvals, spd(3)),
-    "eigh": S(lambda a: (lambda w, v: (w, v * v))(*LINALG.eigh(a)), spd(3)),
-    "eigvalsh": S(LINALG.eigvalsh, spd(3)),
+    "eigvals": S(LINALG.eigvals, spd(3), complex=C),
+    "eigh": S(lambda a: (lambda w, v: (w, jnp.abs(v) ** 2))(*LINALG.eigh(a)), spd(3),
+              complex=C),  # (|v|: eigenvectors are defined up to a sign or phase)
+    "eigvalsh": S(LINALG.eigvalsh, spd(3), complex=C),
     "inv": S(LINALG.inv, well(3), complex=C),
     "lstsq": S(lambda a, b: LINALG.lstsq(a + TALL, b)[0], box(4, 2, lo=-0.3, hi=0.3),
                 box(4)),
@@ -376,14 +379,15 @@ JNP_LINALG = {
     "matrix_power": S(lambda a: LINALG.matrix_power(a, 3), SQ, complex=C),
     "matrix_transpose": S(LINALG.matrix_transpose, M),
     "multi_dot": S(lambda a, b, c: LINALG.multi_dot([a, b, c]), M, SQ, box(3, 2)),
-    "norm": S(lambda x: LINALG.norm(x, 3), away(3)),
+    "norm": S(lambda x: LINALG.norm(x, 3), away(3), complex=C),
     "outer": S(LINALG.outer, X, box(2)),
-    "pinv": S(LINALG.pinv, well(3)),
-    "qr": S(lambda a: LINALG.qr(a)[1] ** 2, well(3)),
-    "slogdet": S(lambda a: LINALG.slogdet(a)[1], well(3)),
+    "pinv": S(LINALG.pinv, well(3), complex=C, complex_xfail=SVD_COMPLEX),
+    "qr": S(lambda a: jnp.abs(LINALG.qr(a)[1]) ** 2, well(3), complex=C),
+    "slogdet": S(lambda a: LINALG.slogdet(a)[1], well(3), complex=C),
     "solve": S(LINALG.solve, well(3), X, complex=C),
-    "svd": S(lambda a: LINALG.svd(a, compute_uv=False), well(3)),
-    "svdvals": S(LINALG.svdvals, well(3)),
+    "svd": S(lambda a: LINALG.svd(a, compute_uv=False), well(3), complex=C,
+             complex_xfail=SVD_COMPLEX),
+    "svdvals": S(LINALG.svdvals, well(3), complex=C, complex_xfail=SVD_COMPLEX),
     "tensordot": S(lambda a, b: LINALG.tensordot(a, b, axes=1), M, box(3, 2)),
     "tensorinv": S(lambda a: LINALG.tensorinv(a.reshape(2, 2, 4), 2),
                    Dom("well", (4, 4))),
@@ -774,9 +778,9 @@ def _as_complex(data: st.DataObject, x: np.ndarray) -> np.ndarray:
     return x + 1j * imag
 
 
-def _params(names: list[str], vmap: bool = False) -> list:
+def _params(names: list[str], law: str = "xfail") -> list:
     """pytest params; a spec with a known bug is a strict xfail (it fails once fixed)."""
-    reasons = {n: SPECS[n].vmap_xfail if vmap else SPECS[n].xfail for n in names}
+    reasons = {n: getattr(SPECS[n], law) for n in names}
     return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=reasons[n]))
             if reasons[n] else n for n in names]
 
@@ -803,7 +807,7 @@ def test_grads_match_finite_differences(name):
     _run(spec, 4, law, spec.xfail)
 
 
-@pytest.mark.parametrize("name", _params(COMPLEX))
+@pytest.mark.parametrize("name", _params(COMPLEX, "complex_xfail"))
 def test_complex_grads_match_finite_differences(name):
     spec = SPECS[name]
 
@@ -812,7 +816,7 @@ def test_complex_grads_match_finite_differences(name):
         with x64():
             check_grads(spec.fn, [jnp.asarray(a) for a in args], order=1, modes=spec.modes,
                         atol=spec.tol, rtol=spec.tol, eps=spec.eps)
-    _run(spec, 3, law, spec.xfail)
+    _run(spec, 3, law, spec.complex_xfail)
 
 
 def _stack_leaves(outs: list[Any]) -> list[np.ndarray]:
@@ -820,7 +824,10 @@ def _stack_leaves(outs: list[Any]) -> list[np.ndarray]:
     return [np.stack([np.asarray(ls[i]) for ls in leaves]) for i in range(len(leaves[0]))]
 
 
-@pytest.mark.parametrize("name", _params(sorted(n for n, s in SPECS.items() if s.vmap), True))
+VMAPPED = sorted(n for n, s in SPECS.items() if s.vmap)
+
+
+@pytest.mark.parametrize("name", _params(VMAPPED, "vmap_xfail"))
 def test_vmap_matches_a_python_loop(name):
     spec = SPECS[name]
     _run(spec, 3, lambda data: _check_vmap(spec, data, data.draw(st.integers(1, 3))),
