@@ -577,9 +577,10 @@ core.impl_rules[svd_p] = _svd_impl
 
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, algorithm):
-    """JAX's rule (real matrices): with dS := Uᵀ dA V, ds = diag(dS); the tangents of U and
-    V come from the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a
-    non-square A, the part of dA outside the span of U (or V)."""
+    """JAX's rule: with dS := Uᴴ dA V, ds = Re diag(dS); the tangents of U and V come from
+    the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a non-square A, the
+    part of dA outside the span of U (or V). A complex A adds a term for the phases of U's
+    columns: the diagonal of (dS - dSᴴ) / 2s (zero for a real A, so left out there)."""
     (A,), (dA,) = primals, tangents
     if full_matrices and compute_uv:
         raise NotImplementedError(
@@ -590,34 +591,43 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
     if type(dA) is ad.Zero:
         return outs, [ad.Zero.from_value(o) for o in outs]
     dtype = _aval(A).dtype
-    V = _T(Vt)
-    dS = _matmul(_T(U), _matmul(dA, V))
+    is_complex = dtype.kind == "c"
+    V = _H(Vt)
+    dS = _matmul(_H(U), _matmul(dA, V))
     shape = _aval(dS).shape                           # (..., k, k)
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(dS)
     ds = reduce_sum(mul(eye, dS), (nd - 1,))
+    if is_complex:
+        ds = real(ds)
     if not compute_uv:
         return outs, [ds]
-    s_row = broadcast_in_dim(s, shape, batch + (nd - 1,))   # s[j]
-    s_col = broadcast_in_dim(s, shape, batch + (nd - 2,))   # s[i]
+    s_full = convert_element_type(s, dtype) if is_complex else s
+    s_row = broadcast_in_dim(s_full, shape, batch + (nd - 1,))   # s[j]
+    s_col = broadcast_in_dim(s_full, shape, batch + (nd - 2,))   # s[i]
     one = np.ones((), dtype)
     s_diffs = mul(add(s_row, s_col), sub(s_row, s_col))      # s[j]² - s[i]²
     F = sub(div(one, add(s_diffs, eye)), eye)
     dSS = mul(s_row, dS)
     SdS = mul(s_col, dS)
-    dU = _matmul(U, mul(F, add(dSS, _T(dSS))))
-    dV = _matmul(V, mul(F, add(SdS, _T(SdS))))
+    dU_inner = mul(F, add(dSS, _H(dSS)))
+    if is_complex:  # the phases: (dS - dSᴴ) / 2s on the diagonal
+        phases = mul(mul(sub(dS, _H(dS)), np.array(0.5, dtype)), div(eye, add(s_row, sub(
+            one, eye))))
+        dU_inner = add(dU_inner, phases)
+    dU = _matmul(U, dU_inner)
+    dV = _matmul(V, mul(F, add(SdS, _H(SdS))))
     m, n = _aval(A).shape[-2:]
     if m > n:
         dAV = _matmul(dA, V)
-        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_T(U), dAV))),
-                         broadcast_in_dim(s, _aval(dAV).shape, batch + (nd - 1,))))
+        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_H(U), dAV))),
+                         broadcast_in_dim(s_full, _aval(dAV).shape, batch + (nd - 1,))))
     if n > m:
-        dAHU = _matmul(_T(dA), U)
+        dAHU = _matmul(_H(dA), U)
         dV = add(dV, div(sub(dAHU, _matmul(V, _matmul(Vt, dAHU))),
-                         broadcast_in_dim(s, _aval(dAHU).shape, batch + (nd - 1,))))
-    return outs, [ds, dU, _T(dV)]
+                         broadcast_in_dim(s_full, _aval(dAHU).shape, batch + (nd - 1,))))
+    return outs, [ds, dU, _H(dV)]
 
 
 ad.jvp_rules[svd_p] = _svd_jvp
