@@ -356,7 +356,6 @@ JNP_PRODUCTS = {
 }
 
 LINALG = jnp.linalg
-SVD_COMPLEX = "edujax's svd jvp rule is for real matrices (JAX's conjugates, and corrects dU)"
 # keeps a 4x2 problem well-posed, with distinct singular values (lstsq's derivative
 # goes through the SVD's, which divides by their differences)
 TALL = np.array([[3.0, 0.0], [0.0, 1.5], [0.0, 0.0], [0.0, 0.0]])
@@ -381,13 +380,13 @@ JNP_LINALG = {
     "multi_dot": S(lambda a, b, c: LINALG.multi_dot([a, b, c]), M, SQ, box(3, 2)),
     "norm": S(lambda x: LINALG.norm(x, 3), away(3), complex=C),
     "outer": S(LINALG.outer, X, box(2)),
-    "pinv": S(LINALG.pinv, well(3), complex=C, complex_xfail=SVD_COMPLEX),
+    "pinv": S(LINALG.pinv, well(3), complex=C),
     "qr": S(lambda a: jnp.abs(LINALG.qr(a)[1]) ** 2, well(3), complex=C),
     "slogdet": S(lambda a: LINALG.slogdet(a)[1], well(3), complex=C),
     "solve": S(LINALG.solve, well(3), X, complex=C),
-    "svd": S(lambda a: LINALG.svd(a, compute_uv=False), well(3), complex=C,
-             complex_xfail=SVD_COMPLEX),
-    "svdvals": S(LINALG.svdvals, well(3), complex=C, complex_xfail=SVD_COMPLEX),
+    "svd": S(lambda a: (lambda u, s, vh: (s, jnp.abs(u) ** 2))(*LINALG.svd(
+        a, full_matrices=False)), well(3), complex=C),  # (|u|: u is defined up to phases)
+    "svdvals": S(LINALG.svdvals, well(3), complex=C),
     "tensordot": S(lambda a, b: LINALG.tensordot(a, b, axes=1), M, box(3, 2)),
     "tensorinv": S(lambda a: LINALG.tensorinv(a.reshape(2, 2, 4), 2),
                    Dom("well", (4, 4))),
