@@ -833,8 +833,9 @@ def test_vmap_matches_a_python_loop(name):
 
 
 def _check_vmap(spec: Spec, data: st.DataObject, size: int) -> None:
+    # in_axes: None (shared by the batch) or any position, counted from either end
     axes = [None if i in spec.unbatched else
-            data.draw(st.one_of(st.none(), st.integers(0, len(d.shape))))
+            data.draw(st.one_of(st.none(), st.integers(-len(d.shape) - 1, len(d.shape))))
             for i, d in enumerate(spec.doms)]
     if all(a is None for a in axes):
         batchable = [i for i in range(len(axes)) if i not in spec.unbatched]
