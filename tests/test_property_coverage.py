@@ -44,7 +44,6 @@ from edujax import nn
 from edujax.test_util import check_grads
 
 
-
 # ---------------------------------------------------------------- domains
 class Dom(NamedTuple):
     """Where to draw one argument: a shape and a kind of values.
