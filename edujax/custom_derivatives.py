@@ -23,11 +23,19 @@ from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
+
+
+def _fun_name(fun: Any) -> str | None:
+    """The name a rule is printed with: a partial's is its function's (``jvp=jvp`` for
+    ``partial(jax.jvp, f)``), as JAX's ``fun_name`` says."""
+    while isinstance(fun, functools.partial):
+        fun = fun.func
+    return getattr(fun, "__name__", None)
 
 
 class _NamedRule:
@@ -94,6 +102,13 @@ def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJax
     def flat_fun(*xs):
         return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
     return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
+
+
+def _skipping(n: int, rule: Callable) -> Callable:
+    """``rule`` on all but the first ``n`` primals and tangents (hoisted constants)."""
+    def skip(primals: list, tangents: list):
+        return rule(list(primals)[n:], list(tangents)[n:])
+    return skip
 
 
 def _typed_scalar(x: Any) -> Any:
@@ -190,7 +205,7 @@ class custom_jvp:
                               for i, a in enumerate(args)))
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
-        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
+        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), _fun_name(self.jvp))
         trace = core.current_trace()
         if _uninvolved(trace, flat):  # e.g. the rule calling this function on its primals
             with core.set_current_trace(trace.parent):
@@ -203,7 +218,13 @@ class custom_jvp:
         if _batching(trace, flat):
             return self._vmap_now(trace, body, rule, flat, in_tree)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
+        # A non-differentiable argument can be a tracer of the enclosing trace (a rule
+        # calling its function on ``n - 1`` while a jit's jvp is staged): the body closes
+        # over it, so it becomes a leading input, which the rule does not see.
+        call_jaxpr, hoisted = hoist_tracer_consts(call_jaxpr)
+        if hoisted:
+            rule = _NamedRule(_skipping(len(hoisted), rule), rule.name)
+        outs = custom_jvp_call_p.bind(*hoisted, *flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
 
@@ -392,9 +413,9 @@ class custom_vjp:
         flat, in_tree = tree_flatten(diff)
         res_tree: list = []  # [residuals' tree, output tree], filled in when fwd runs
         fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
-                         getattr(self.fwd, "__name__", None))
+                         _fun_name(self.fwd))
         bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, res_tree),
-                         getattr(self.bwd, "__name__", None))
+                         _fun_name(self.bwd))
         trace = core.current_trace()
         if _uninvolved(trace, flat):
             with core.set_current_trace(trace.parent):

@@ -239,6 +239,21 @@ class DynamicJaxprTrace(core.Trace):
         return [names[i] for i, v in enumerate(self.invars) if v in needed and i < len(names)]
 
 
+def hoist_tracer_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    """Constants that are tracers of an enclosing trace cannot live inside a jaxpr
+    parameter; like JAX, turn them into leading inputs of the jaxpr (jit and custom_jvp do)."""
+    jaxpr = closed.jaxpr
+    tracer_idx = [i for i, c in enumerate(closed.consts) if isinstance(c, core.Tracer)]
+    if not tracer_idx:
+        return closed, []
+    keep = [i for i in range(len(closed.consts)) if i not in tracer_idx]
+    new = Jaxpr([jaxpr.constvars[i] for i in keep],
+                [jaxpr.constvars[i] for i in tracer_idx] + jaxpr.invars,
+                jaxpr.outvars, jaxpr.eqns, jaxpr.debug_info)
+    return (ClosedJaxpr(new, [closed.consts[i] for i in keep]),
+            [closed.consts[i] for i in tracer_idx])
+
+
 def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
                    debug_info: Any = None) -> tuple[ClosedJaxpr, Any]:
     """Run ``fun`` (flat arrays in, flat list out) on tracers; return its ClosedJaxpr.

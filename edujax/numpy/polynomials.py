@@ -281,7 +281,10 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     or those in ``axis``). The result's length depends on the values: they must be
     concrete."""
     filt = ensure_array("trim_zeros", filt)
-    if isinstance(filt, core.Tracer):
+    # A tracer may still know its value (under grad, not under jit): its value decides
+    # where to cut, and the cut itself is an ordinary, differentiable slice.
+    concrete = filt.to_concrete_value() if isinstance(filt, core.Tracer) else filt
+    if concrete is None:
         raise ConcretizationTypeError(filt, "Error arose in the `filt` argument of trim_zeros()")
     axes = (range(filt.ndim) if axis is None else
             [canonicalize_axis(a, filt.ndim) for a in (axis if isinstance(axis, (list, tuple))
@@ -289,7 +292,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     axis_set = set(axes)
     if not axis_set or ("f" not in trim.lower() and "b" not in trim.lower()):
         return filt
-    values = np.asarray(filt)
+    values = np.asarray(concrete)
 
     def _get_slice(ax: int) -> slice:
         if ax not in axis_set:
