@@ -184,7 +184,8 @@ JNP_UFUNCS = {
     "tan": unary(jnp.tan, -1, 1, C), "tanh": unary(jnp.tanh, complex=C),
     "i0": unary(jnp.i0, -3, 3),
     "modf": S(lambda x: jnp.modf(x)[0], box(3, lo=0.1, hi=0.9)),
-    "ldexp": S(lambda x: jnp.ldexp(x, jnp.array([1, -2, 3])), X),
+    # (away from 0: JAX's ldexp passes x == 0 through a where, whose derivative is 1 there)
+    "ldexp": S(lambda x: jnp.ldexp(x, jnp.array([1, -2, 3])), P),
     "add": binary(jnp.add, complex=C), "subtract": binary(jnp.subtract, complex=C),
     "multiply": binary(jnp.multiply, complex=C),
     "divide": binary(jnp.divide, away(3), C), "true_divide": binary(jnp.true_divide, away(3), C),
@@ -461,6 +462,7 @@ LAX = {
     "select": S(lambda x, y: lax.select(jnp.array([True, False, True]), x, y), X, X),
     "convert_element_type": S(lambda x: lax.convert_element_type(x, jnp.complex128), X),
     "reduce_precision": S(lambda x: lax.reduce_precision(x, 11, 52), X),
+    "stage": S(lambda x: lax.stage(x) * x, X),
     "optimization_barrier": S(lambda x: lax.optimization_barrier(x) * x, X),
     "broadcast": S(lambda x: lax.broadcast(x, (2,)), X),
     "broadcast_in_dim": S(lambda x: lax.broadcast_in_dim(x, (3, 2), (0,)), X),
