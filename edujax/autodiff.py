@@ -345,9 +345,15 @@ def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
     if core.get_aval(x).dtype.kind == "c" and dtype.kind != "c":
         x = lax.real(x)
     if always:
+        # NB: JAX's cast here carries the sharding of the basis it split, one that differs
+        # from the block's, so staging keeps even a cast to the same dtype (it forwards only
+        # a cast with no sharding, or the array's own). The marker does the same here.
         return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
-                                               sharding=None)
+                                               sharding=_BASIS_SHARDING)
     return lax._convert_element_type(x, dtype, weak)
+
+
+_BASIS_SHARDING = "P(None, None, None)"  # what JAX's spec prints as; never read otherwise
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,

@@ -30,6 +30,13 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 # constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
 const_fold_rules: dict[Primitive, Callable] = {}
 
+# Forwarding: rules that recognize an equation whose output is one of its inputs unchanged
+# (a convert_element_type to the dtype it already has, a broadcast_in_dim to the shape it
+# already has). Staging records no equation for it, and the output *is* that input, as in
+# JAX (pe.forwarding_rules). A rule takes (input avals, params) and returns, for each
+# output, the index of the input it forwards, or None.
+forwarding_rules: dict[Primitive, Callable] = {}
+
 
 class DebugInfo(NamedTuple):
     """Where a traced function came from, for error messages that point at the user's code.
@@ -134,8 +141,9 @@ def _literal_value(x: Any) -> Any:
 class DynamicJaxprTrace(core.Trace):
     """Records every primitive applied while it is current into a growing jaxpr."""
 
-    def __init__(self, debug_info: Any = None):
+    def __init__(self, debug_info: Any = None, forwarding: bool = True):
         self.debug_info = debug_info
+        self.forwarding = forwarding  # drop the equations that only pass an input on?
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.var_of: dict[int, Var] = {}    # id(tracer) -> Var
@@ -187,12 +195,25 @@ class DynamicJaxprTrace(core.Trace):
                 return self.new_literal(folded, core.abstract_eval(
                     prim, [core.get_aval(a) for a in args], params))
         invars = [self.to_atom(a) for a in args]
+        forwarded = self._forwarded(prim, args, invars, params)
+        if forwarded is not None:
+            return forwarded
         out_avals = core.abstract_eval(prim, [v.aval for v in invars], params)
         if not prim.multiple_results:
             out_avals = [out_avals]
         outs = [self._new_tracer(a) for a in out_avals]
         self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
         return outs if prim.multiple_results else outs[0]
+
+    def _forwarded(self, prim, args, invars, params) -> Any:
+        """The input an equation would only pass on (see ``forwarding_rules``), or None."""
+        rule = forwarding_rules.get(prim) if self.forwarding else None
+        if rule is None or prim.multiple_results:
+            return None
+        i, = rule([v.aval for v in invars], **params)
+        if i is None or type(invars[i]) is not Var:
+            return None
+        return args[i]
 
     def to_jaxpr(self, outs: list) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]
@@ -228,13 +249,15 @@ class DynamicJaxprTrace(core.Trace):
 
 
 def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
-                   debug_info: Any = None) -> tuple[ClosedJaxpr, Any]:
+                   debug_info: Any = None, forwarding: bool = True) -> tuple[ClosedJaxpr, Any]:
     """Run ``fun`` (flat arrays in, flat list out) on tracers; return its ClosedJaxpr.
 
     The second result is whatever ``fun`` returned besides the flat outputs
     (``fun`` returns ``(outs, aux)``); jit and make_jaxpr pass the output tree there.
+    ``forwarding=False`` keeps the equations that only pass an input on (JAX's
+    linear_transpose traces that way: their transposes then show, a reduce_sum over no axes).
     """
-    trace = DynamicJaxprTrace(debug_info)
+    trace = DynamicJaxprTrace(debug_info, forwarding)
     args = [trace.new_arg(a) for a in in_avals]
     with core.set_current_trace(trace):
         outs, aux = fun(*args)

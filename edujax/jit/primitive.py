@@ -170,13 +170,19 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
 def _drop_unused_residuals(split: Any) -> Any:
     """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
     e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed."""
+    indicators nobody needs. The known jaxpr then loses the equations only they needed, and
+    any other dead one (a primal computed by a JVP rule and never used)."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
-    if all(used):
-        return split
+    if all(used):   # still, the known jaxpr drops its dead equations (JAX's _dce_consts)
+        known = split.known.jaxpr
+        kept = _live_eqns(known.eqns, known.outvars)[0]
+        if len(kept) == len(known.eqns):
+            return split
+        known = Jaxpr(known.constvars, known.invars, known.outvars, kept, known.debug_info)
+        return split._replace(known=ClosedJaxpr(known, split.known.consts))
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)

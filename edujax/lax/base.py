@@ -24,7 +24,7 @@ from edujax.array import Array
 from edujax.core import ShapedArray
 from edujax.interpreters import ad, ad_util, batching
 from edujax.interpreters.batching import moveaxis
-from edujax.interpreters.partial_eval import const_fold_rules
+from edujax.interpreters.partial_eval import const_fold_rules, forwarding_rules
 from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_primitive,
                                  standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
@@ -86,6 +86,10 @@ ad.defjvp2(convert_element_type_p, _convert_jvp)
 ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
 batching.defvectorized(convert_element_type_p)
+# a cast to the dtype and weak type x already has stages no equation: the output is x
+forwarding_rules[convert_element_type_p] = lambda avals, *, new_dtype, weak_type, sharding: [
+    0 if (avals[0].dtype, avals[0].weak_type, sharding) == (new_dtype, weak_type, None)
+    else None]
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
@@ -139,6 +143,9 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding
 
 
 batching.batching_rules[broadcast_in_dim_p] = _broadcast_in_dim_batch
+# a broadcast to the shape x already has stages no equation: the output is x
+forwarding_rules[broadcast_in_dim_p] = lambda avals, *, shape, broadcast_dimensions, sharding: [
+    0 if tuple(shape) == avals[0].shape and sharding is None else None]
 pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
                                                hide_if_empty=("broadcast_dimensions",))
 

@@ -25,12 +25,14 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
-                             transpose)
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
+                             reduce_sum, reshape, transpose)
 from edujax.lax.complex_numbers import conj
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
-from edujax.lax.shape import broadcasted_iota
+from edujax.lax.precision import Precision
+from edujax.lax.shape import broadcasted_iota, squeeze
+from edujax.lax.shape import slice as slice_
 
 
 # ================================================================ helpers (lax only)
@@ -44,11 +46,11 @@ def _T(x: Any) -> Any:
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
 
-def _matmul(a: Any, b: Any) -> Any:
+def _matmul(a: Any, b: Any, precision: Any = None) -> Any:
     """``a @ b`` for batches of matrices with the same leading dimensions."""
     nb = _aval(a).ndim - 2
     batch = tuple(range(nb))
-    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)), precision=precision)
 
 
 def _zeros_like(x: Any) -> Any:
@@ -226,46 +228,105 @@ core.impl_rules[triangular_solve_p] = _triangular_solve_impl
 
 
 def _triangular_solve_jvp(primals, tangents, **params):
-    """x = op(a)⁻¹ b is linear in b; in a, d(a⁻¹) = -a⁻¹ da a⁻¹, so
-    dx = op(a)⁻¹ (db - op(da) x)   (left side), and similarly on the right."""
+    """x = op(a)⁻¹ b is linear in b, so db gives op(a)⁻¹ db. In a, d(a⁻¹) = -a⁻¹ da a⁻¹:
+    dx = -op(a)⁻¹ op(da) x (left side), taking the cheaper order of the two products."""
     (a, b), (da, db) = primals, tangents
     x = triangular_solve_p.bind(a, b, **params)
     dx = None
-    if type(db) is not ad.Zero:
-        dx = triangular_solve_p.bind(a, db, **params)
     if type(da) is not ad.Zero:
-        k = (-1 if params["lower"] else 1) if params["unit_diagonal"] else 0
-        da = tril(da, k) if params["lower"] else triu(da, k)
-        if params["transpose_a"]:
-            da = _T(da)
-        rhs = _matmul(da, x) if params["left_side"] else _matmul(x, da)
-        term = neg(triangular_solve_p.bind(a, rhs, **params))
-        dx = term if dx is None else add(dx, term)
+        dx = _triangular_solve_jvp_a(da, x, a, b, **params)
+    if type(db) is not ad.Zero:
+        term = triangular_solve(a, db, **params)
+        dx = term if dx is None else ad.add_tangents(dx, term)
     return x, (ad.Zero.from_value(x) if dx is None else dx)
+
+
+def _triangular_solve_jvp_a(g_a, ans, a, b, *, left_side, lower, transpose_a, conjugate_a,
+                            unit_diagonal):
+    m, n = _aval(b).shape[-2:]
+    k = 1 if unit_diagonal else 0
+    g_a = tril(g_a, -k) if lower else triu(g_a, k)   # only the triangle a solve reads
+    g_a = neg(g_a)
+    g_a = _T(g_a) if transpose_a else g_a
+    g_a = conj(g_a) if conjugate_a else g_a
+    dot = partial(_matmul, precision=(Precision.HIGHEST, Precision.HIGHEST))
+
+    def a_inverse(rhs):
+        return triangular_solve(a, rhs, left_side=left_side, lower=lower,
+                                transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                unit_diagonal=unit_diagonal)
+    # a solve costs about what a product costs: do the cheaper order
+    if left_side:
+        return a_inverse(dot(g_a, ans)) if m > n else dot(a_inverse(g_a), ans)
+    return a_inverse(dot(ans, g_a)) if m < n else dot(ans, a_inverse(g_a))
 
 
 def _triangular_solve_transpose(ct, a, b, **params):
     """Linear in b: the transpose of ``b -> op(a)⁻¹ b`` is ``ct -> op(a)⁻ᵀ ct``."""
-    assert not ad.is_undefined_primal(a)
+    assert not ad.is_undefined_primal(a) and ad.is_undefined_primal(b)
     if type(ct) is ad.Zero:
-        return [None, ct]
+        return [None, ad.Zero(b.aval)]
     params = dict(params, transpose_a=not params["transpose_a"])
-    return [None, triangular_solve_p.bind(a, ct, **params)]
+    return [None, triangular_solve(a, ct, **params)]
+
+
+def _triangular_solve_batch(args, dims, **params):
+    """With a shared ``a`` (the common case: one factorization, many right-hand sides), the
+    batch of b's becomes more columns (left side) or rows of one b: a single solve. Otherwise
+    both batch dimensions go to the front."""
+    (a, b), (ba, bb) = args, dims
+    if ba is None:
+        shape = _aval(b).shape
+        if params["left_side"]:
+            b = batching.moveaxis(b, bb, len(shape) - 1)
+            shape = _aval(b).shape
+            b_flat = reshape(b, shape[:-2] + (shape[-2] * shape[-1],))
+            bdim_out = len(shape) - 1
+        else:
+            b = batching.moveaxis(b, bb, len(shape) - 2)
+            shape = _aval(b).shape
+            b_flat = reshape(b, shape[:-3] + (shape[-3] * shape[-2], shape[-1]))
+            bdim_out = len(shape) - 2
+        out_flat = triangular_solve(a, b_flat, **params)
+        return reshape(out_flat, shape), bdim_out
+    size = np.shape(a)[ba]
+    a = batching.bdim_at_front(a, ba, size)
+    b = batching.bdim_at_front(b, bb, size)
+    return triangular_solve(a, b, **params), 0
 
 
 ad.jvp_rules[triangular_solve_p] = _triangular_solve_jvp
 ad.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
-_batch_at_front(triangular_solve_p)
+batching.batching_rules[triangular_solve_p] = _triangular_solve_batch
 
 
 def triangular_solve(a: Any, b: Any, *, left_side: bool = False, lower: bool = False,
                      transpose_a: bool = False, conjugate_a: bool = False,
                      unit_diagonal: bool = False) -> Any:
     """Solve ``op(a) @ x = b`` (``left_side``) or ``x @ op(a) = b`` for triangular ``a``
-    (JAX's defaults: right side, upper triangle)."""
-    return triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
-                                   transpose_a=transpose_a, conjugate_a=conjugate_a,
-                                   unit_diagonal=unit_diagonal)
+    (JAX's defaults: right side, upper triangle). A ``b`` with one dimension less than
+    ``a`` is one vector."""
+    conjugate_a = conjugate_a and _aval(a).dtype.kind == "c"
+    singleton = np.ndim(b) == np.ndim(a) - 1
+    if singleton:
+        b = expand_dims(b, (-1 if left_side else -2,))
+    out = triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
+                                  transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                  unit_diagonal=unit_diagonal)
+    if singleton:
+        out = _take0(out, -1 if left_side else -2)
+    return out
+
+
+def _take0(x: Any, axis: int) -> Any:
+    """``x[..., 0]`` (axis -1) or ``x[..., 0, :]`` (axis -2), as JAX's indexing prints it:
+    a slice, then a squeeze."""
+    shape = _aval(x).shape
+    axis %= len(shape)
+    limit = tuple(1 if i == axis else d for i, d in enumerate(shape))
+    if limit != shape:
+        x = slice_(x, (0,) * len(shape), limit)
+    return squeeze(x, (axis,))
 
 
 # ================================================================ lu

@@ -15,18 +15,23 @@ through the factorizations, so the values agree but the jaxprs print differently
 from __future__ import annotations
 
 import builtins
+import functools
+import math
 import operator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from edujax import lax
+from edujax.custom_derivatives import custom_jvp
 from edujax.lax import linalg as lax_linalg
-from edujax.numpy.complex_numbers import conj, real
+from edujax.numpy.complex_numbers import conj, iscomplexobj, real
 from edujax.numpy.inner_jit import inner_jit
-from edujax.numpy.creation import eye
+from edujax.numpy.creation import arange, array, asarray, empty, eye, ones, zeros_like
+from edujax.numpy.index_tricks import ix_
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
+from edujax.numpy.functional import vectorize
 from edujax.numpy.misc import cross as _cross
 from edujax.numpy.products import matmul, vecdot
 from edujax.numpy.products import outer as _outer
@@ -34,11 +39,12 @@ from edujax.numpy.products import tensordot as _tensordot
 from edujax.numpy.reductions import any as _any
 from edujax.numpy.reductions import max as _max
 from edujax.numpy.reductions import min as _min
-from edujax.numpy.reductions import prod, sum
-from edujax.numpy.shape_ops import expand_dims, swapaxes
+from edujax.numpy.reductions import count_nonzero, cumprod, prod, sum
+from edujax.numpy.shape_ops import concatenate, expand_dims, swapaxes, tile
 from edujax.numpy.sorting import where
-from edujax.numpy.ufuncs import abs, isnan, log, sign, sqrt
+from edujax.numpy.ufuncs import abs, divide, exp, isinf, isnan, log, logical_or, sign, sqrt
 from edujax.numpy.util import broadcast_to, ensure_arraylike, promote_dtypes_inexact
+from edujax.vmap import vmap
 
 
 class EigResult(NamedTuple):
@@ -78,10 +84,19 @@ def _check_square(name: str, a: Any) -> None:
         raise ValueError(f"Argument to {name} must have shape [..., n, n], got {a.shape}")
 
 
+def _T(x: Any) -> Any:
+    """The transpose of a (batch of) matrices: JAX's ``x.mT``."""
+    return swapaxes(x, -1, -2)
+
+
 def _H(x: Any) -> Any:
     """The conjugate transpose of a (batch of) matrices; the transpose of a real one."""
     xt = swapaxes(x, -1, -2)
     return conj(xt) if xt.dtype.kind == "c" else xt
+
+
+def _symmetrize(x: Any) -> Any:
+    return (x + _H(x)) / 2
 
 
 def _abs2(x: Any) -> Any:
@@ -160,42 +175,286 @@ def svdvals(x: Any, /) -> Any:
 
 
 # ---------------------------------------------------------------- determinants
-def _lu_parts(a: Any):
-    """LU of ``a``: the diagonal of U, and the parity of the row swaps (+1 or -1)."""
-    lu, pivots, _ = lax_linalg.lu(a)
-    diag = _diagonal(lu, axis1=-2, axis2=-1)
-    swaps = sum(pivots != lax.iota(np.int32, a.shape[-1]), axis=-1)
-    parity = 1 - 2 * (swaps % 2)
-    return diag, parity.astype(a.dtype)
+# JAX computes small determinants (2x2, 3x3) by their formulas, and larger ones from the
+# LU factorization, with a custom JVP rule (the adjugate formula d det = tr(adj(a) da),
+# which, unlike det(a) a⁻¹, stays finite for singular matrices).
+def _det_2x2(a: Any) -> Any:
+    return a[..., 0, 0] * a[..., 1, 1] - a[..., 0, 1] * a[..., 1, 0]
+
+
+def _det_3x3(a: Any) -> Any:
+    """The rule of Sarrus: three products down the diagonals, minus three up them."""
+    return (a[..., 0, 0] * a[..., 1, 1] * a[..., 2, 2] +
+            a[..., 0, 1] * a[..., 1, 2] * a[..., 2, 0] +
+            a[..., 0, 2] * a[..., 1, 0] * a[..., 2, 1] -
+            a[..., 0, 2] * a[..., 1, 1] * a[..., 2, 0] -
+            a[..., 0, 0] * a[..., 1, 2] * a[..., 2, 1] -
+            a[..., 0, 1] * a[..., 1, 0] * a[..., 2, 2])
+
+
+@custom_jvp
+def _det(a: Any) -> Any:
+    sign, logdet = slogdet(a)
+    return sign * exp(logdet).astype(sign.dtype)
+
+
+@_det.defjvp
+def _det_jvp(primals: tuple, tangents: tuple) -> tuple:
+    """d det(a) = tr(adj(a) da), with adj(a) da from ``_cofactor_solve``."""
+    x, = primals
+    g, = tangents
+    y, z = _cofactor_solve(x, g)
+    return y, _trace(z, axis1=-1, axis2=-2)
 
 
 @inner_jit
 def det(a: Any) -> Any:
-    """The determinant: the product of U's diagonal from P a = L U, times the sign of P."""
+    """The determinant: by formula for 2x2 and 3x3 matrices, else from LU (P a = L U, so
+    det a = ±prod(diag U)), as in JAX."""
     a, = _inexact("jnp.linalg.det", a)
-    _check_square("_det()", a)
-    diag, parity = _lu_parts(a)
-    return parity * prod(diag, axis=-1)
+    a_shape = np.shape(a)
+    if len(a_shape) >= 2 and a_shape[-1] == 2 and a_shape[-2] == 2:
+        return _det_2x2(a)
+    if len(a_shape) >= 2 and a_shape[-1] == 3 and a_shape[-2] == 3:
+        return _det_3x3(a)
+    if len(a_shape) >= 2 and a_shape[-1] == a_shape[-2]:
+        return _det(a)
+    raise ValueError(f"Argument to _det() must have shape [..., n, n], got {a_shape}")
+
+
+def _cofactor_solve(a: Any, b: Any) -> tuple:
+    """``(det(a), adj(a) @ b)``, well defined even when a is singular.
+
+    With P a = L U, det(a) solve(a, b) = prod(diag U) U⁻¹ L⁻¹ P b. When a has rank n-1
+    only U's last diagonal entry is zero; replacing it by 1/prod(the others) makes the last
+    row of the solve come out right, and multiplying the other rows by det(a) (zero) makes
+    them right too. A matrix of lower rank has adjugate zero: the solves give inf/NaN there,
+    and the two ``where`` filters replace them by zeros (JAX's derivation, in its source).
+    """
+    a, b = ensure_arraylike("jnp.linalg._cofactor_solve", a, b)
+    a, = promote_dtypes_inexact(a)
+    b, = promote_dtypes_inexact(b)
+    a_shape, b_shape = np.shape(a), np.shape(b)
+    if not (len(a_shape) >= 2 and a_shape[-1] == a_shape[-2] and b_shape[-2:] == a_shape[-2:]):
+        raise ValueError("The arguments to _cofactor_solve must have shapes a=[..., m, m] and "
+                         f"b=[..., m, m]; got a={a_shape} and b={b_shape}")
+    if a_shape[-1] == 1:
+        return a[..., 0, 0], b
+    lu, pivots, permutation = lax_linalg.lu(a)
+    dtype = a.dtype
+    batch_dims = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    x = broadcast_to(b, batch_dims + b.shape[-2:])
+    lu = broadcast_to(lu, batch_dims + lu.shape[-2:])
+    # the (partial) determinants: partial_det[..., -1] is det(a), [..., -2] det(a) / u_nn
+    diag = _diagonal(lu, axis1=-2, axis2=-1)
+    iota = lax.expand_dims(arange(a_shape[-1], dtype=pivots.dtype), range(pivots.ndim - 1))
+    parity = count_nonzero(pivots != iota, axis=-1)
+    sign = asarray(-2 * (parity % 2) + 1, dtype=dtype)
+    partial_det = cumprod(diag, axis=-1) * sign[..., None]
+    lu = lu.at[..., -1, -1].set(1.0 / partial_det[..., -2])
+    permutation = broadcast_to(permutation, (*batch_dims, a_shape[-1]))
+    iotas = ix_(*(lax.iota(np.int32, n) for n in (*batch_dims, 1)))
+    # rank below n-1: the adjugate is zero (found where the solve overflows)
+    d = ones(x.shape[:-1], x.dtype)
+    d = lax_linalg.triangular_solve(lu, d, left_side=True, lower=False)
+    d = _any(logical_or(isnan(d), isinf(d)), axis=-1)
+    d = tile(d[..., None, None], d.ndim * (1,) + x.shape[-2:])
+    x = where(d, zeros_like(x), x)  # first filter
+    x = x[iotas[:-1] + (permutation, slice(None))]
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
+    x = concatenate((x[..., :-1, :] * partial_det[..., -1, None, None], x[..., -1:, :]),
+                    axis=-2)
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
+    x = where(d, zeros_like(x), x)  # second filter
+    return partial_det[..., -1], x
+
+
+def _slogdet_1x1(a: Any) -> tuple:
+    det = a[..., 0, 0]
+    return sign(det), real(log(abs(det)))
+
+
+def _slogdet_2x2(a: Any) -> tuple:
+    det = _det_2x2(a)
+    return sign(det), real(log(abs(det)))
+
+
+@custom_jvp
+def _slogdet_small(a: Any) -> tuple:
+    """slogdet of a 1x1 or 2x2 matrix by formula (no LU, no solve)."""
+    return _slogdet_1x1(a) if a.shape[-1] == 1 else _slogdet_2x2(a)
+
+
+@_slogdet_small.defjvp
+def _slogdet_small_jvp(primals: tuple, tangents: tuple) -> tuple:
+    x, = primals
+    g, = tangents
+    sign_, ans = _slogdet_small(x)
+    if x.shape[-1] == 1:
+        ans_dot = g[..., 0, 0] / x[..., 0, 0]
+    else:  # d log det = tr(a⁻¹ da), with a⁻¹ = adj(a) / det(a) written out
+        x00, x01 = x[..., 0, 0], x[..., 0, 1]
+        x10, x11 = x[..., 1, 0], x[..., 1, 1]
+        det = (x00 * x11) - (x01 * x10)
+        ans_dot = (g[..., 0, 0] * x11 - g[..., 0, 1] * x10
+                   - g[..., 1, 0] * x01 + g[..., 1, 1] * x00) / det
+    return (sign_, ans), _slogdet_sign_dot(x, sign_, ans_dot)
+
+
+def _slogdet_sign_dot(x: Any, sign_: Any, ans_dot: Any) -> tuple:
+    """The tangents (sign_dot, logabsdet_dot) from d log det = ``ans_dot``: a real sign
+    does not move; a complex one turns by the imaginary part."""
+    if x.dtype.kind == "c":
+        sign_dot = (ans_dot - real(ans_dot).astype(ans_dot.dtype)) * sign_
+        return sign_dot, real(ans_dot)
+    return zeros_like(sign_), ans_dot
+
+
+@custom_jvp
+def _slogdet_lu(a: Any) -> tuple:
+    """sign and log|det| from P a = L U: the product of U's diagonal, the sign of P.
+    The JVP is custom: sign(det) jumps at det = 0, and d log|det a| = tr(a⁻¹ da) is
+    simpler and better behaved than differentiating through the LU."""
+    dtype = a.dtype
+    lu, pivot, _ = lax_linalg.lu(a)
+    diag = _diagonal(lu, axis1=-2, axis2=-1)
+    is_zero = _any(diag == array(0, dtype=dtype), axis=-1)
+    iota = lax.expand_dims(arange(a.shape[-1], dtype=pivot.dtype), range(pivot.ndim - 1))
+    parity = count_nonzero(pivot != iota, axis=-1)   # each row swap flips the sign
+    if iscomplexobj(a):
+        sign_ = prod(diag / abs(diag).astype(diag.dtype), axis=-1)
+    else:
+        sign_ = array(1, dtype=dtype)
+        parity = parity + count_nonzero(diag < 0, axis=-1)
+    sign_ = where(is_zero, array(0, dtype=dtype),
+                  sign_ * array(-2 * (parity % 2) + 1, dtype=dtype))
+    logdet = where(is_zero, array(-np.inf, dtype=dtype),
+                   sum(log(abs(diag)).astype(dtype), axis=-1))
+    return sign_, real(logdet)
+
+
+@_slogdet_lu.defjvp
+def _slogdet_jvp(primals: tuple, tangents: tuple) -> tuple:
+    """d log|det a| = tr(a⁻¹ da)."""
+    x, = primals
+    g, = tangents
+    sign_, ans = slogdet(x)
+    ans_dot = _trace(solve(x, g), axis1=-1, axis2=-2)
+    return (sign_, ans), _slogdet_sign_dot(x, sign_, ans_dot)
 
 
 @inner_jit(static_argnames=("method",))
 def slogdet(a: Any, *, method: str | None = None) -> SlogdetResult:
     """``(sign, log|det|)``: the determinant without overflow for large matrices."""
     a, = _inexact("jnp.linalg.slogdet", a)
-    _check_square("slogdet()", a)
-    diag, parity = _lu_parts(a)
-    logabsdet = sum(log(abs(diag)), axis=-1)
-    s = parity * prod(sign(diag), axis=-1)
-    return SlogdetResult(s, logabsdet)
+    a_shape = np.shape(a)
+    if len(a_shape) < 2 or a_shape[-1] != a_shape[-2]:
+        raise ValueError(f"Argument to slogdet() must have shape [..., n, n], got {a_shape}")
+    if method is None or method == "lu":
+        if a_shape[-1] in (1, 2):
+            return SlogdetResult(*_slogdet_small(a))
+        return SlogdetResult(*_slogdet_lu(a))
+    if method == "qr":
+        # NB: JAX factors with geqrf (Householder QR) here; edujax has no geqrf primitive.
+        raise NotImplementedError("edujax: slogdet(method='qr')")
+    raise ValueError(f"Unknown slogdet method '{method}'. Supported methods are 'lu' "
+                     "(`None`), and 'qr'.")
 
 
 # ---------------------------------------------------------------- solving
-def _lu_solve(a: Any, b: Any) -> Any:
-    """x with a x = b (b a batch of matrices): P a = L U, so L U x = P b."""
-    lu, _, perm = lax_linalg.lu(a)
-    pb = matmul(lax_linalg.permutation_matrix(perm, a.dtype), b)
-    y = lax_linalg.triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
-    return lax_linalg.triangular_solve(lu, y, left_side=True, lower=False)
+# As in JAX, ``solve(a, b)`` factors ``a`` once (P a = L U) and hands the two triangular
+# solves to ``lax.custom_linear_solve``: differentiating then never goes through the LU
+# (its tangent is one more solve with the same factors, its transpose a solve with aᵀ).
+# NB: JAX keeps ``_solve`` and ``_lu_solve`` in lax.linalg; in edujax the inner ``jit``
+# that ``_lu_solve`` needs lives in the numpy layer, so they are here.
+def _lu_solve_core(lu: Any, permutation: Any, b: Any, trans: int) -> Any:
+    """Solve with one factorization: ``trans=0`` a x = b, ``1`` aᵀ x = b, ``2`` aᴴ x = b."""
+    m = lu.shape[0]
+    x = lax.reshape(b, (m, math.prod(b.shape[1:])))
+    if trans == 0:                   # L U x = P b
+        x = x[permutation, :]
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
+    elif trans == 1 or trans == 2:   # Uᵀ Lᵀ (P x) = b, then undo the permutation
+        conj = trans == 2
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=False, transpose_a=True,
+                                        conjugate_a=conj)
+        x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True,
+                                        transpose_a=True, conjugate_a=conj)
+        _, ind = lax.sort_key_val(permutation, lax.iota("int32", permutation.shape[0]))
+        x = x[ind, :]
+    else:
+        raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
+    return lax.reshape(x, b.shape)
+
+
+@inner_jit(static_argnums=(3,))
+def _lu_solve(lu: Any, permutation: Any, b: Any, trans: int) -> Any:
+    """``_lu_solve_core`` for batches: b a vector (one dimension less than lu) or matrices."""
+    if len(lu.shape) < 2 or lu.shape[-1] != lu.shape[-2]:
+        raise ValueError("last two dimensions of LU decomposition must be equal, "
+                         f"got shape {lu.shape}")
+    if len(b.shape) < 1:
+        raise ValueError(f"b matrix must have rank >= 1, got shape {b.shape}")
+    rhs_vector = lu.ndim == b.ndim + 1
+    if rhs_vector:
+        if b.shape[-1] != lu.shape[-1]:
+            raise ValueError("When LU decomposition matrix and b have the same number of "
+                             f"dimensions, last axis of LU decomposition matrix (shape "
+                             f"{lu.shape}) and b array (shape {b.shape}) must match")
+        b = b[..., None]
+    elif b.shape[-2] != lu.shape[-1]:
+        raise ValueError("When LU decomposition matrix and b different numbers of dimensions, "
+                         f"last axis of LU decomposition matrix (shape {lu.shape}) and second "
+                         f"to last axis of b array (shape {b.shape}) must match")
+    batch_shape = np.broadcast_shapes(lu.shape[:-2], permutation.shape[:-1], b.shape[:-2])
+    lu = _broadcast_to(lu, (*batch_shape, *lu.shape[-2:]))
+    permutation = _broadcast_to(permutation, (*batch_shape, permutation.shape[-1]))
+    b = _broadcast_to(b, (*batch_shape, *b.shape[-2:]))
+    fn = _lu_solve_core
+    for _ in batch_shape:
+        fn = vmap(fn, in_axes=(0, 0, 0, None))
+    x = fn(lu, permutation, b, trans)
+    return x[..., 0] if rhs_vector else x
+
+
+def _broadcast_to(x: Any, shape: tuple) -> Any:
+    """lax.linalg's broadcast: new leading dimensions. (To the same shape it is still bound,
+    and staging drops it; only a linearization keeps it, as in JAX.)"""
+    return lax.broadcast_in_dim(x, shape, range(len(shape) - x.ndim, len(shape)))
+
+
+def _broadcasted_matvec(a: Any, b: Any) -> Any:
+    """(..., n, m) @ (..., m) -> (..., n), as one dot_general with batch dimensions."""
+    batch_shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-1])
+    n_batch = len(batch_shape)
+    a = _broadcast_to(a, (*batch_shape, *a.shape[-2:]))
+    b = _broadcast_to(b, (*batch_shape, b.shape[-1]))
+    dimension_numbers = (([a.ndim - 1], [b.ndim - 1]), (list(range(n_batch)),
+                                                         list(range(n_batch))))
+    return lax.dot_general(a, b, dimension_numbers, precision=lax.Precision.HIGHEST)
+
+
+def _solve(a: Any, b: Any) -> Any:
+    """x with a x = b for one a (m x m) and b (m) or (m, k): LU once, then
+    ``custom_linear_solve`` with the LU solves as ``solve`` and ``transpose_solve``."""
+    if not (a.ndim >= 2 and b.ndim in [a.ndim, a.ndim - 1]
+            and a.shape[-1] == a.shape[-2] == b.shape[a.ndim - 2]):
+        raise ValueError("The arguments to solve must have shapes a=[..., m, m] and "
+                         f"b=[..., m, k] or b=[..., m]; got a={a.shape} and b={b.shape}")
+    # custom_linear_solve wants b with a's leading dimensions
+    out_shape = tuple(d_a if d_b == 1 else d_b
+                      for d_a, d_b in zip(a.shape[:-1] + (1,), b.shape))
+    b = lax.broadcast_in_dim(b, out_shape, range(b.ndim))
+    lu_, _, permutation = lax_linalg.lu(lax.stop_gradient(a))
+    custom_solve = functools.partial(
+        lax.custom_linear_solve,
+        lambda x: _broadcasted_matvec(a, x),
+        solve=lambda _, x: _lu_solve(lu_, permutation, x, 0),
+        transpose_solve=lambda _, x: _lu_solve(lu_, permutation, x, 1))
+    if a.ndim == b.ndim + 1:   # b a vector
+        return custom_solve(b)
+    return vmap(custom_solve, b.ndim - 1, max(a.ndim, b.ndim) - 1)(b)   # column by column
 
 
 @inner_jit
@@ -204,42 +463,83 @@ def solve(a: Any, b: Any) -> Any:
     a, b = _inexact("jnp.linalg.solve", a, b)
     if a.ndim < 2:
         raise ValueError(f"left hand array must be at least two dimensional; got a.shape={a.shape}")
-    _check_square("solve", a)
-    vector = b.ndim == 1
-    if vector:
-        b = b[:, None]
-    if b.shape[-2] != a.shape[-1]:
-        sig = "(m,m),(m)->(m)" if vector else "(m,m),(m,n)->(m,n)"
-        raise ValueError(f"inconsistent size for core dimension 'm': {b.shape[-2]} vs "
-                         f"{a.shape[-1]} on vectorized function with excluded=frozenset() and "
-                         f"signature='{sig}'")
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = broadcast_to(a, batch + a.shape[-2:])
-    b = broadcast_to(b, batch + b.shape[-2:])
-    x = _lu_solve(a, b)
-    return x[..., 0] if vector else x
+    # inputs that before JAX 0.5 meant a batch of vectors
+    if (b.ndim > 1 and a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]
+            and a.shape[-1] != b.shape[-2]):
+        raise ValueError(
+            f"Invalid shapes for solve: {a.shape}, {b.shape}. Prior to JAX v0.5.0,"
+            " this would have been treated as a batched 1-dimensional solve."
+            " To recover this behavior, use solve(a, b[..., None]).squeeze(-1).")
+    signature = "(m,m),(m)->(m)" if b.ndim == 1 else "(m,m),(m,n)->(m,n)"
+    return vectorize(_solve, signature=signature)(a, b)
 
 
 @inner_jit
 def inv(a: Any) -> Any:
     """The inverse: ``solve(a, I)``."""
-    a, = _inexact("jnp.linalg.inv", a)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"Argument to inv must have shape [..., n, n], got {a.shape}.")
-    return solve(a, broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape))
+    arr, = ensure_arraylike("jnp.linalg.inv", a)
+    if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
+        raise ValueError(f"Argument to inv must have shape [..., n, n], got {arr.shape}.")
+    return solve(arr, lax.broadcast(eye(arr.shape[-1], dtype=arr.dtype), arr.shape[:-2]))
 
 
-def pinv(a: Any, rtol: Any = None, hermitian: bool = False) -> Any:
-    """The Moore-Penrose pseudo-inverse from the SVD: V diag(1/s) Uᵀ, dropping the
-    singular values below ``rtol * max(s)``."""
-    a, = _inexact("jnp.linalg.pinv", a)
-    m, n = a.shape[-2:]
-    if rtol is None:
-        rtol = 10 * builtins.max(m, n) * np.finfo(a.dtype).eps
-    u, s, vh = svd(a, full_matrices=False)
+def pinv(a: Any, rtol: Any = None, hermitian: bool = False, *, rcond: Any = None) -> Any:
+    """The Moore-Penrose pseudo-inverse from the SVD: V diag(1/s) Uᴴ, dropping the
+    singular values at or below ``rtol * max(s)``. Differentiated by Golub and Pereyra's
+    formula (``_pinv_jvp``), not through the SVD."""
+    if rcond is not None:
+        if rtol is not None:
+            raise ValueError("pinv: only one of rtol and rcond may be specified.")
+        rtol = rcond
+    return _pinv(a, rtol, hermitian)
+
+
+@inner_jit(static_argnames=("hermitian",))
+def _pinv(a: Any, rtol: Any = None, hermitian: bool = False) -> Any:
+    a, = ensure_arraylike("jnp.linalg.pinv", a)
+    arr, = promote_dtypes_inexact(a)
+    m, n = arr.shape[-2:]
+    if m == 0 or n == 0:
+        return empty(arr.shape[:-2] + (n, m), arr.dtype)
+    arr = conj(arr)
+    if rtol is None:   # NB: NumPy's default is 1e-15; JAX's (and ours) depends on the dtype
+        rtol = 10. * builtins.max(arr.shape[-2:]) * array(np.finfo(arr.dtype).eps)
+    rtol = asarray(rtol)
+    u, s, vh = svd(arr, full_matrices=False, hermitian=hermitian)
+    rtol = lax.expand_dims(rtol[..., None], range(s.ndim - rtol.ndim - 1))
     cutoff = rtol * s[..., 0:1]
-    s = where(s > cutoff, s, np.inf).astype(u.dtype)
-    return matmul(_H(vh), u.swapaxes(-1, -2) / s[..., None])
+    s = where(s > cutoff, s, np.inf).astype(u.dtype)   # 1/inf = 0: the dropped values
+    res = matmul(_T(vh), divide(_T(u), s[..., None]), precision=lax.Precision.HIGHEST)
+    return lax.convert_element_type(res, arr.dtype)
+
+
+# custom_jvp outside the jit, as in JAX: the jaxpr shows custom_jvp_call around jit[_pinv]
+_pinv = custom_jvp(_pinv, nondiff_argnums=(1, 2))
+
+
+@_pinv.defjvp
+def _pinv_jvp(rtol: Any, hermitian: bool, primals: tuple, tangents: tuple) -> tuple:
+    """Golub and Pereyra (1973): the derivative of the pseudo-inverse p of a, in terms of
+    p and a alone (no SVD tangents, which are undefined for repeated singular values)."""
+    a, = primals  # m x n
+    a_dot, = tangents
+    p = pinv(a, rtol=rtol, hermitian=hermitian)  # n x m
+    if hermitian:   # svd(..., hermitian=True) symmetrizes its input; the JVP must match
+        a, a_dot = _symmetrize(a), _symmetrize(a_dot)
+    m, n = a.shape[-2:]
+    # NB: JAX computes these products under default_matmul_precision("float32"); on the CPU
+    # that is what every matmul does anyway.
+    if m >= n:
+        s = matmul(matmul(p, _H(p)), _H(a_dot))  # n x m
+        t = matmul(matmul(_H(a_dot), _H(p)), p)  # n x m
+        p_dot = (-matmul(matmul(p, a_dot), p) + s - matmul(matmul(s, a), p) + t
+                 - matmul(matmul(p, a), t))
+    else:
+        s = matmul(p, matmul(_H(p), _H(a_dot)))
+        t = matmul(_H(a_dot), matmul(_H(p), p))
+        p_dot = (-matmul(p, matmul(a_dot, p)) + s - matmul(s, matmul(a, p)) + t
+                 - matmul(p, matmul(a, t)))
+    return p, p_dot
 
 
 def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:
@@ -301,32 +601,35 @@ def matrix_power(a: Any, n: int) -> Any:
         n = -n
     if n == 1:
         return a
-    result = None
-    z = a
+    if n == 2:
+        return matmul(a, a)
+    if n == 3:
+        return matmul(matmul(a, a), a)
+    z = result = None
     while n > 0:               # binary exponentiation: a**13 = a**8 @ a**4 @ a
-        if n % 2:
+        z = a if z is None else matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
             result = z if result is None else matmul(result, z)
-        n //= 2
-        if n:
-            z = matmul(z, z)
     return result
 
 
-def matrix_rank(M: Any, rtol: Any = None, *, tol: Any = None) -> Any:
+@inner_jit(static_argnames=("hermitian",))
+def matrix_rank(M: Any, rtol: Any = None, *, hermitian: bool = False, tol: Any = None) -> Any:
     """The number of singular values above ``rtol * max(s)`` (an int32)."""
-    M, = _inexact("jnp.linalg.matrix_rank", M)
+    M, = ensure_arraylike("jnp.linalg.matrix_rank", M)
+    if tol is not None:
+        if rtol is not None:
+            raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
+        rtol = tol
+    M, = promote_dtypes_inexact(M)
     if M.ndim < 2:
         return _any(M != 0).astype(np.int32)
-    S = svd(M, full_matrices=False, compute_uv=False)
-    if tol is None:
-        if rtol is None:
-            rtol = S.max(-1, keepdims=True) * builtins.max(M.shape[-2:]) \
-                * np.finfo(S.dtype).eps
-        else:
-            rtol = expand_dims(rtol, -1) * S.max(-1, keepdims=True) \
-                if np.ndim(rtol) else rtol * S.max(-1, keepdims=True)
-        tol = rtol
-    return sum(S > tol, axis=-1).astype(np.int32)
+    S = svd(M, full_matrices=False, compute_uv=False, hermitian=hermitian)
+    if rtol is None:   # NumPy's default: the largest s, times max(m, n) times eps
+        rtol = S.max(-1) * np.max(M.shape[-2:]).astype(S.dtype) * np.finfo(S.dtype).eps
+    rtol = expand_dims(rtol, np.ndim(rtol))
+    return sum(S > rtol, axis=-1)
 
 
 # ---------------------------------------------------------------- norms
@@ -366,26 +669,27 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
             raise ValueError(f"Duplicate axes given: {axis}")
         if ord is None or ord in ("fro", "f"):
             return sqrt(sum(_abs2(x), axis=axis, keepdims=keepdims))
-        if ord == 1:
-            out = _max(sum(abs(x), axis=row, keepdims=True), axis=col, keepdims=True)
-        elif ord == -1:
-            out = _min(sum(abs(x), axis=row, keepdims=True), axis=col, keepdims=True)
-        elif ord == np.inf:
-            out = _max(sum(abs(x), axis=col, keepdims=True), axis=row, keepdims=True)
-        elif ord == -np.inf:
-            out = _min(sum(abs(x), axis=col, keepdims=True), axis=row, keepdims=True)
-        elif ord in (2, -2, "nuc"):
+        if ord in (1, -1):         # the largest (smallest) column sum
+            if not keepdims and col > row:
+                col -= 1
+            sums = sum(abs(x), axis=row, keepdims=keepdims)
+            if ord == 1:
+                return _max(sums, axis=col, keepdims=keepdims, initial=0)
+            return _min(sums, axis=col, keepdims=keepdims)
+        if ord in (np.inf, -np.inf):   # the largest (smallest) row sum
+            if not keepdims and row > col:
+                row -= 1
+            sums = sum(abs(x), axis=col, keepdims=keepdims)
+            if ord == np.inf:
+                return _max(sums, axis=row, keepdims=keepdims, initial=0)
+            return _min(sums, axis=row, keepdims=keepdims)
+        if ord in ("nuc", 2, -2):
             perm = tuple(i for i in range(x.ndim) if i not in axis) + axis
             s = svd(x.transpose(perm), compute_uv=False)
-            out = (_max(s, axis=-1) if ord == 2 else
+            out = (_max(s, axis=-1, initial=0) if ord == 2 else
                    _min(s, axis=-1) if ord == -2 else sum(s, axis=-1))
-            if keepdims:
-                for a in sorted(axis):
-                    out = expand_dims(out, a)
-            return out
-        else:
-            raise ValueError(f"Invalid order '{ord}' for matrix norm.")
-        return out if keepdims else out.squeeze(axis)
+            return expand_dims(out, axis) if keepdims else out
+        raise ValueError(f"Invalid order '{ord}' for matrix norm.")
     raise ValueError(f"Improper number of axes for norm: axis={axis}. Pass one axis to "
                      "compute a vector-norm, or two axes to compute a matrix-norm.")
 
@@ -407,18 +711,26 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 def cond(x: Any, p: Any = None) -> Any:
     """The condition number: s_max / s_min for p in (None, 2, -2), else
     ``norm(x, p) * norm(inv(x), p)``. A singular matrix gives inf."""
-    x, = _inexact("jnp.linalg.cond", x)
-    if x.ndim < 2:
-        raise ValueError(f"jnp.linalg.cond: input array must be at least 2D; got x.shape={x.shape}")
-    if p in (None, 2, -2):
-        s = svd(x, compute_uv=False)
-        r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    arr, = ensure_arraylike("cond", x)
+    if arr.ndim < 2:
+        raise ValueError("jnp.linalg.cond: input array must be at least 2D; "
+                         f"got arr.shape={arr.shape}")
+    if arr.shape[-1] == 0 or arr.shape[-2] == 0:
+        raise ValueError("jnp.linalg.cond: input array must not be empty; "
+                         f"got arr.shape={arr.shape}")
+    if p is None or p == 2:
+        s = svdvals(x)
+        return s[..., 0] / s[..., -1]   # NB: like JAX, no NaN-to-inf fix here
+    if p == -2:
+        s = svdvals(x)
+        r = s[..., -1] / s[..., 0]
     else:
-        if x.shape[-1] != x.shape[-2]:
-            raise ValueError(f"jnp.linalg.cond: for p={p}, array must be square; "
-                             f"got x.shape={x.shape}")
-        r = norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
-    return where(isnan(r) & ~_any(isnan(x), axis=(-2, -1)), np.inf, r)
+        if arr.shape[-2] != arr.shape[-1]:
+            raise ValueError(f"jnp.linalg.cond: for p={p!r}, array must be square; "
+                             f"got arr.shape={arr.shape}")
+        r = norm(x, ord=p, axis=(-2, -1)) * norm(inv(x), ord=p, axis=(-2, -1))
+    # a NaN from a singular matrix means an infinite condition number (not so when x had NaNs)
+    return where(isnan(r) & ~isnan(x).any(axis=(-2, -1)), np.inf, r)
 
 
 def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
