@@ -102,6 +102,12 @@ inner_jit.stage_jit_call = _stage_inner_jit_call
 _derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# How many of a JVP jaxpr's outputs (the last ones) are tangents. Linearizing, JAX computes
+# every tangent on the tangent side, even one known already (a custom rule's zeros_like):
+# partial evaluation is told to put them on the unknown side too.
+_tangent_outputs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _memoized(jaxpr: ClosedJaxpr, key: tuple, compute: Any) -> Any:
     per_jaxpr = _derived.setdefault(jaxpr, {})
     if key not in per_jaxpr:
@@ -117,6 +123,7 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
     nonzeros = [type(t) is not ad.Zero for t in tangents]
     jvp_jaxpr, out_nonzeros = _memoized(jaxpr, ("jvp", tuple(nonzeros)),
                                         lambda: ad.jvp_jaxpr(jaxpr, nonzeros))
+    _tangent_outputs[jvp_jaxpr] = sum(out_nonzeros)
     args = [*primals, *[t for t in tangents if type(t) is not ad.Zero]]
     outs = jit_p.bind(*args, jaxpr=jvp_jaxpr, name=name,
                       donated_invars=(False,) * len(args), inline=False, keep_unused=False)
@@ -139,14 +146,17 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
-    split, known, unknown, in_fwd = _memoized(jaxpr, ("partial_eval", tuple(unknowns)),
-                                              lambda: _split_jaxpr(jaxpr, unknowns))
+    split, known, unknown, in_fwd, out_fwd = _memoized(
+        jaxpr, ("partial_eval", tuple(unknowns)), lambda: _split_jaxpr(jaxpr, unknowns))
     known_args = [x for x, uk in zip(args, unknowns) if not uk]
     unknown_args = [x for x, uk in zip(args, unknowns) if uk]
     num_known_out = split.out_unknowns.count(False)
     with core.set_current_trace(trace.parent):
         outs = iter(_stage_jit_call(known, known_args, name))
-    known_outs_res = [known_args[f] if f is not None else next(outs) for f in in_fwd]
+    known_outs_res = [known_args[f] if f is not None else None if g is not None else next(outs)
+                      for f, g in zip(in_fwd, out_fwd)]
+    known_outs_res = [known_outs_res[g] if g is not None else x
+                      for x, g in zip(known_outs_res, out_fwd)]
     known_outs = known_outs_res[:num_known_out]
     computed = iter(known_outs_res[num_known_out:])
     residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
@@ -159,12 +169,24 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
 
 
 def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
+    n_tangents = _tangent_outputs.get(jaxpr, 0)
+    n_out = len(jaxpr.out_avals)
+    instantiate = [i >= n_out - n_tangents for i in range(n_out)]
     split = _drop_unused_residuals(partial_eval_jaxpr(
-        jaxpr, unknowns, forward=[not uk for uk in unknowns], literal_residuals=True))
-    # Known outputs that are just known inputs passed through are not jit outputs either.
-    in_fwd = _forwarded_inputs(split.known.jaxpr, split.out_unknowns.count(False))
-    known = _prune_outputs(split.known, [f is None for f in in_fwd])
-    return split, known, split.unknown, in_fwd
+        jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
+        literal_residuals=True))
+    # Known outputs that are just known inputs passed through are not jit outputs either,
+    # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
+    num_known_out = split.out_unknowns.count(False)
+    in_fwd = _forwarded_inputs(split.known.jaxpr, num_known_out)
+    outvars = split.known.jaxpr.outvars
+    position = {v: i for i, v in enumerate(outvars[:num_known_out])
+                if type(v) is Var and in_fwd[i] is None}
+    out_fwd = [None] * num_known_out + [position.get(v) if type(v) is Var else None
+                                        for v in outvars[num_known_out:]]
+    known = _prune_outputs(split.known, [f is None and g is None
+                                         for f, g in zip(in_fwd, out_fwd)])
+    return split, known, split.unknown, in_fwd, out_fwd
 
 
 def _drop_unused_residuals(split: Any) -> Any:

@@ -271,12 +271,16 @@ def _cofactor_solve(a: Any, b: Any) -> tuple:
 
 def _slogdet_1x1(a: Any) -> tuple:
     det = a[..., 0, 0]
-    return sign(det), real(log(abs(det)))
+    abs_det = abs(det)
+    return sign(det), real(log(abs_det))
 
 
 def _slogdet_2x2(a: Any) -> tuple:
-    det = _det_2x2(a)
-    return sign(det), real(log(abs(det)))
+    a00, a01 = a[..., 0, 0], a[..., 0, 1]
+    a10, a11 = a[..., 1, 0], a[..., 1, 1]
+    det = (a00 * a11) - (a01 * a10)
+    abs_det = abs(det)
+    return sign(det), real(log(abs_det))
 
 
 @custom_jvp
@@ -527,18 +531,17 @@ def _pinv_jvp(rtol: Any, hermitian: bool, primals: tuple, tangents: tuple) -> tu
     if hermitian:   # svd(..., hermitian=True) symmetrizes its input; the JVP must match
         a, a_dot = _symmetrize(a), _symmetrize(a_dot)
     m, n = a.shape[-2:]
-    # NB: JAX computes these products under default_matmul_precision("float32"); on the CPU
-    # that is what every matmul does anyway.
+    # JAX computes these products under config.default_matmul_precision("float32"), which
+    # makes every matmul of the rule a HIGHEST-precision one (edujax has no such setting)
+    mm = functools.partial(matmul, precision=lax.Precision.HIGHEST)
     if m >= n:
-        s = matmul(matmul(p, _H(p)), _H(a_dot))  # n x m
-        t = matmul(matmul(_H(a_dot), _H(p)), p)  # n x m
-        p_dot = (-matmul(matmul(p, a_dot), p) + s - matmul(matmul(s, a), p) + t
-                 - matmul(matmul(p, a), t))
+        s = mm(mm(p, _H(p)), _H(a_dot))  # n x m
+        t = mm(mm(_H(a_dot), _H(p)), p)  # n x m
+        p_dot = mm(-mm(p, a_dot), p) + s - mm(mm(s, a), p) + t - mm(mm(p, a), t)
     else:
-        s = matmul(p, matmul(_H(p), _H(a_dot)))
-        t = matmul(_H(a_dot), matmul(_H(p), p))
-        p_dot = (-matmul(p, matmul(a_dot, p)) + s - matmul(s, matmul(a, p)) + t
-                 - matmul(p, matmul(a, t)))
+        s = mm(p, mm(_H(p), _H(a_dot)))
+        t = mm(_H(a_dot), mm(_H(p), p))
+        p_dot = mm(-p, mm(a_dot, p)) + s - mm(s, mm(a, p)) + t - mm(p, mm(a, t))
     return p, p_dot
 
 
