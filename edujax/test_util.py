@@ -20,11 +20,30 @@ from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _default_tolerance(dtype: np.dtype) -> float:
-    return {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 2e-2}.get(np.dtype(dtype), 1e-5)
+    return {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 2e-2,
+            np.dtype(np.complex64): 2e-2}.get(np.dtype(dtype), 1e-5)
+
+
+def _default_eps(dtype: np.dtype) -> float:
+    """The finite-difference step: small in double precision, larger in single."""
+    return 1e-4 if np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128)) else 1e-2
 
 
 def _random_like(tree: Any, rng: np.random.Generator) -> Any:
-    return tree_map(lambda x: rng.standard_normal(np.shape(x)).astype(np.asarray(x).dtype), tree)
+    """Random values like ``tree``'s leaves; complex ones get a random imaginary part too."""
+    def random(x: Any) -> np.ndarray:
+        dtype, shape = np.asarray(x).dtype, np.shape(x)
+        value = rng.standard_normal(shape)
+        if dtype.kind == "c":
+            value = value + 1j * rng.standard_normal(shape)
+        return value.astype(dtype)
+    return tree_map(random, tree)
+
+
+def _as_numbers(x: Any) -> np.ndarray:
+    """float64, or complex128 for complex values (never dropping an imaginary part)."""
+    x = np.asarray(x)
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
 
 
 def _add(tree: Any, other: Any, scale: float) -> Any:
@@ -33,15 +52,16 @@ def _add(tree: Any, other: Any, scale: float) -> Any:
 
 
 def _vdot(a: Any, b: Any) -> float:
+    """The real inner product Re <a, b> = Re sum(conj(a) b), over all leaves."""
     la, _ = tree_flatten(a)
     lb, _ = tree_flatten(b)
-    return float(sum(np.vdot(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    return float(sum(np.real(np.vdot(_as_numbers(x), _as_numbers(y)))
                      for x, y in zip(la, lb)))
 
 
 def _assert_close(name: str, a: Any, b: Any, atol: float, rtol: float) -> None:
     for x, y in zip(tree_flatten(a)[0], tree_flatten(b)[0]):
-        np.testing.assert_allclose(np.asarray(x, np.float64), np.asarray(y, np.float64),
+        np.testing.assert_allclose(_as_numbers(x), _as_numbers(y),
                                    atol=atol, rtol=rtol, err_msg=f"{name} check failed")
 
 
@@ -53,7 +73,7 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None,
     dtype = np.asarray(tree_flatten(args)[0][0]).dtype
     tol = _default_tolerance(dtype)
     atol, rtol = atol or tol, rtol or tol
-    eps = eps or (1e-4 if dtype == np.float64 else 1e-2)
+    eps = eps or _default_eps(dtype)
     v = _random_like(tuple(args), rng)
     _, tangent = autodiff.jvp(f, tuple(args), tuple(v))
     plus = f(*_add(tuple(args), v, eps))
@@ -64,7 +84,8 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None,
 
 def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None,
               rtol: float | None = None, rng: np.random.Generator | None = None) -> None:
-    """The transpose identity ``<u, J v> == <J^T u, v>`` for random u and v."""
+    """The transpose identity ``<u, J v> == <J^T u, v>`` for random u and v (for complex
+    values, as in JAX: J^T u is ``conj(vjp(conj(u)))`` and <,> the real inner product)."""
     rng = rng or np.random.default_rng(1)
     dtype = np.asarray(tree_flatten(args)[0][0]).dtype
     tol = _default_tolerance(dtype)
@@ -73,7 +94,7 @@ def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None,
     out, tangent = autodiff.jvp(f, tuple(args), tuple(v))
     u = _random_like(out, rng)
     _, vjp_fn = autodiff.vjp(f, *args)
-    cotangent = vjp_fn(u)
+    cotangent = tree_map(np.conj, vjp_fn(tree_map(np.conj, u)))
     np.testing.assert_allclose(_vdot(u, tangent), _vdot(cotangent, v), atol=atol, rtol=rtol,
                                err_msg="VJP check failed: <u, J v> != <J^T u, v>")
 

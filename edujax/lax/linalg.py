@@ -27,12 +27,15 @@ from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
                              reduce_sum, reshape, transpose)
-from edujax.lax.complex_numbers import conj
+from edujax.lax.complex_numbers import conj, real
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
 from edujax.lax.precision import Precision
-from edujax.lax.shape import broadcasted_iota, squeeze
+from edujax.lax.shape import broadcasted_iota, concatenate, squeeze
 from edujax.lax.shape import slice as slice_
+
+
+_HIGHEST = (Precision.HIGHEST, Precision.HIGHEST)
 
 
 # ================================================================ helpers (lax only)
@@ -44,6 +47,18 @@ def _T(x: Any) -> Any:
     """Swap the last two dimensions (the matrix transpose of a batch of matrices)."""
     n = _aval(x).ndim
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def _H(x: Any) -> Any:
+    """The conjugate transpose (the transpose of a real matrix)."""
+    return conj(_T(x)) if _aval(x).dtype.kind == "c" else _T(x)
+
+
+def _real(x: Any) -> Any:
+    """The real part of a complex array, as an array of the same (complex) dtype."""
+    if _aval(x).dtype.kind != "c":
+        return x
+    return convert_element_type(real(x), _aval(x).dtype)
 
 
 def _matmul(a: Any, b: Any, precision: Any = None) -> Any:
@@ -141,20 +156,19 @@ core.impl_rules[cholesky_p] = _cholesky_impl
 
 
 def _cholesky_jvp(primals, tangents):
-    """Differentiate A = L Lᵀ: dA = dL Lᵀ + L dLᵀ, so L⁻¹ dA L⁻ᵀ = L⁻¹dL + (L⁻¹dL)ᵀ.
-    L⁻¹dL is lower triangular, so it is the lower half of the symmetric left side,
-    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᵀ)."""
+    """Differentiate A = L Lᴴ: dA = dL Lᴴ + L dLᴴ, so L⁻¹ dA L⁻ᴴ = L⁻¹dL + (L⁻¹dL)ᴴ.
+    L⁻¹dL is lower triangular, so it is the lower half of the Hermitian left side,
+    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ) (Murray 2016, as JAX)."""
     (x,), (dx,) = primals, tangents
     L = cholesky_p.bind(x)
     if type(dx) is ad.Zero:
         return L, dx
-    solve = partial(triangular_solve, L, lower=True, transpose_a=False, conjugate_a=False,
-                    unit_diagonal=False)
-    tmp = solve(dx, left_side=False, transpose_a=True)   # dA L⁻ᵀ
-    tmp = solve(tmp, left_side=True)                     # L⁻¹ dA L⁻ᵀ
-    eye = _eye_like(x)
-    phi = mul(tril(tmp), sub(np.ones((), _aval(x).dtype), mul(eye, np.array(0.5, _aval(x).dtype))))
-    return L, _matmul(L, phi)
+    tmp = triangular_solve(L, dx, left_side=False, transpose_a=True, conjugate_a=True,
+                           lower=True)                                  # dA L⁻ᴴ
+    tmp = triangular_solve(L, tmp, left_side=True, transpose_a=False, lower=True)  # L⁻¹ dA L⁻ᴴ
+    dtype = _aval(x).dtype
+    phi = div(tril(tmp), add(np.ones((), dtype), _eye_like(x)))         # halve the diagonal
+    return L, _matmul(L, phi, precision=_HIGHEST)
 
 
 ad.jvp_rules[cholesky_p] = _cholesky_jvp
@@ -427,23 +441,43 @@ core.impl_rules[qr_p] = _qr_impl
 
 
 def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
-    """Differentiate A = Q R (A tall, reduced QR): Qᵀ dA R⁻¹ = Qᵀ dQ + dR R⁻¹, the sum of
-    a skew-symmetric and an upper-triangular matrix; split it by its strictly lower part."""
+    """Differentiate A = Q R (see ``_thin_qr_jvp``). A wide A = [A1 A2] is factored as
+    A1 = Q R1 (square) and R2 = Qᴴ A2, so dR2 = dQᴴ A2 + Qᴴ dA2."""
     (x,), (dx,) = primals, tangents
     q, r = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
-    m, n = _aval(x).shape[-2:]
     if type(dx) is ad.Zero:
         return [q, r], [ad.Zero.from_value(q), ad.Zero.from_value(r)]
-    if m < n or (full_matrices and m != n):
-        raise NotImplementedError(
-            "Unimplemented case of QR decomposition derivative")
+    shape = _aval(x).shape
+    m, n = shape[-2:]
+    if m < n:
+        cols = partial(_columns, shape=shape)
+        dq, dr1 = _thin_qr_jvp(q, cols(r, 0, m), cols(dx, 0, m))
+        dr2 = add(_matmul(_H(dq), cols(x, m, n)), _matmul(_H(q), cols(dx, m, n)))
+        return [q, r], [dq, concatenate([dr1, dr2], len(shape) - 1)]
+    if full_matrices and m != n:
+        raise NotImplementedError("Unimplemented case of QR decomposition derivative")
+    return [q, r], list(_thin_qr_jvp(q, r, dx))
+
+
+def _columns(x: Any, start: int, stop: int, *, shape: tuple) -> Any:
+    """``x[..., :, start:stop]``."""
+    return slice_(x, (0,) * len(shape), shape[:-1] + (stop,)) if start == 0 else \
+        slice_(x, (0,) * (len(shape) - 1) + (start,), _aval(x).shape[:-1] + (stop,))
+
+
+def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple:
+    """A = Q R with A tall: Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of a skew-Hermitian and an
+    upper-triangular matrix; split it by its strictly lower part. For complex A the
+    diagonal's imaginary part belongs to the skew-Hermitian one (R's diagonal is real)."""
     dx_rinv = triangular_solve(r, dx)                     # dA R⁻¹
-    qt_dx_rinv = _matmul(_T(q), dx_rinv)
+    qt_dx_rinv = _matmul(_H(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
-    domega = sub(lower, _T(lower))                        # Qᵀ dQ, skew-symmetric
+    domega = sub(lower, _H(lower))                        # Qᴴ dQ, skew-Hermitian
+    if _aval(q).dtype.kind == "c":
+        domega = add(domega, mul(_eye_like(qt_dx_rinv), sub(qt_dx_rinv, _real(qt_dx_rinv))))
     dq = add(_matmul(q, sub(domega, qt_dx_rinv)), dx_rinv)
     dr = _matmul(sub(qt_dx_rinv, domega), r)
-    return [q, r], [dq, dr]
+    return dq, dr
 
 
 ad.jvp_rules[qr_p] = _qr_jvp
@@ -482,24 +516,26 @@ core.impl_rules[eigh_p] = _eigh_impl
 
 
 def _eigh_jvp(primals, tangents, **params):
-    """First-order perturbation theory: with Vᵀ dA V =: M,
-    dw = diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
-    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues.
-    (Real matrices only here; JAX's rule also takes the conjugate transposes.)"""
+    """First-order perturbation theory: with Vᴴ dA V =: M,
+    dw = Re diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
+    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues."""
     (a,), (da,) = primals, tangents
     v, w = eigh_p.bind(a, **params)
     if type(da) is ad.Zero:
         return [v, w], [ad.Zero.from_value(v), ad.Zero.from_value(w)]
     shape = _aval(v).shape
+    dtype = _aval(v).dtype
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(v)
-    w_row = broadcast_in_dim(w, shape, batch + (nd - 1,))   # w[j] in every row
-    w_col = broadcast_in_dim(w, shape, batch + (nd - 2,))   # w[i] in every column
-    F = sub(div(np.ones((), _aval(v).dtype), add(eye, sub(w_row, w_col))), eye)
-    vt_da_v = _matmul(_T(v), _matmul(da, v))
-    dv = _matmul(v, mul(F, vt_da_v))
-    dw = reduce_sum(mul(eye, vt_da_v), (nd - 1,))
+    wc = convert_element_type(w, dtype)                      # w in v's (maybe complex) dtype
+    w_row = broadcast_in_dim(wc, shape, batch + (nd - 1,))   # w[j] in every row
+    w_col = broadcast_in_dim(wc, shape, batch + (nd - 2,))   # w[i] in every column
+    F = sub(div(np.ones((), dtype), add(eye, sub(w_row, w_col))), eye)
+    vh_da_v = _matmul(_matmul(_H(v), da, precision=_HIGHEST), v, precision=_HIGHEST)
+    dv = _matmul(v, mul(F, vh_da_v), precision=_HIGHEST)
+    diag = reduce_sum(mul(eye, vh_da_v), (nd - 1,))
+    dw = real(diag) if dtype.kind == "c" else diag
     return [v, w], [dv, dw]
 
 
@@ -521,8 +557,9 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
 # The eigendecomposition of a general square matrix: A V = V diag(w), complex results
 # (a real matrix can have complex eigenvalues). Computed by NumPy's ``np.linalg.eig``
 # (LAPACK's geev, as JAX on the CPU, so the eigenvalues come in the same order).
-# NB: edujax gives this primitive no derivative rules (JAX differentiates the
-# eigenvalues); left eigenvectors are not supported.
+# Its JVP rule (first-order perturbation theory, as JAX's) needs a linear solve, which
+# edujax builds in the numpy layer (``jnp.linalg``'s ``_solve``, an inner jit), so the rule
+# is registered there. NB: left eigenvectors are not supported.
 def _complex_dtype(dtype: np.dtype) -> np.dtype:
     wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
     return np.dtype(np.complex128 if wide else np.complex64)
@@ -557,11 +594,17 @@ _batch_at_front(eig_p)
 
 
 def eig(x: Any, *, compute_left_eigenvectors: bool = True,
-        compute_right_eigenvectors: bool = True) -> list:
-    """[w, (vl,) (vr,)]: the eigenvalues of a general square x, and the eigenvectors asked for."""
+        compute_right_eigenvectors: bool = True, enable_eigvec_derivs: bool = False,
+        implementation: Any = None) -> list:
+    """[w, (vl,) (vr,)]: the eigenvalues of a general square x, and the eigenvectors asked for.
+
+    The eigenvalues can always be differentiated; the eigenvectors only with
+    ``enable_eigvec_derivs=True``, an opt-in as in JAX: their derivative assumes distinct
+    eigenvalues and LAPACK's normalization (unit norm, largest component real)."""
     return eig_p.bind(x, compute_left_eigenvectors=compute_left_eigenvectors,
                       compute_right_eigenvectors=compute_right_eigenvectors,
-                      enable_eigvec_derivs=False, implementation=None)
+                      enable_eigvec_derivs=enable_eigvec_derivs,
+                      implementation=implementation)
 
 
 # ================================================================ svd
@@ -594,11 +637,12 @@ core.impl_rules[svd_p] = _svd_impl
 
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, algorithm):
-    """JAX's rule (real matrices): with dS := Uᵀ dA V, ds = diag(dS); the tangents of U and
-    V come from the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a
-    non-square A, the part of dA outside the span of U (or V)."""
+    """JAX's rule: with dS := Uᴴ dA V, ds = Re diag(dS); the tangents of U and V come from
+    the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a non-square A, the
+    part of dA outside the span of U (or V). For complex A, the imaginary part of dS's
+    diagonal turns U's columns (``dUdV_diag``)."""
     (A,), (dA,) = primals, tangents
-    if full_matrices and compute_uv:
+    if full_matrices and compute_uv and _aval(A).shape[-1] != _aval(A).shape[-2]:
         raise NotImplementedError(
             "Singular value decomposition JVP not implemented for full matrices")
     s, U, Vt = svd_p.bind(A, full_matrices=False, compute_uv=True, subset_by_index=None,
@@ -607,34 +651,42 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
     if type(dA) is ad.Zero:
         return outs, [ad.Zero.from_value(o) for o in outs]
     dtype = _aval(A).dtype
-    V = _T(Vt)
-    dS = _matmul(_T(U), _matmul(dA, V))
+    V = _H(Vt)
+    dS = _matmul(_matmul(_H(U), dA), V)
     shape = _aval(dS).shape                           # (..., k, k)
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(dS)
-    ds = reduce_sum(mul(eye, dS), (nd - 1,))
+    diag = reduce_sum(mul(eye, dS), (nd - 1,))
+    ds = real(diag) if dtype.kind == "c" else diag
     if not compute_uv:
         return outs, [ds]
-    s_row = broadcast_in_dim(s, shape, batch + (nd - 1,))   # s[j]
-    s_col = broadcast_in_dim(s, shape, batch + (nd - 2,))   # s[i]
+    sc = convert_element_type(s, dtype)
+    s_row = broadcast_in_dim(sc, shape, batch + (nd - 1,))   # s[j]
+    s_col = broadcast_in_dim(sc, shape, batch + (nd - 2,))   # s[i]
     one = np.ones((), dtype)
     s_diffs = mul(add(s_row, s_col), sub(s_row, s_col))      # s[j]² - s[i]²
     F = sub(div(one, add(s_diffs, eye)), eye)
     dSS = mul(s_row, dS)
     SdS = mul(s_col, dS)
-    dU = _matmul(U, mul(F, add(dSS, _T(dSS))))
-    dV = _matmul(V, mul(F, add(SdS, _T(SdS))))
+    dU_inner = mul(F, add(dSS, _H(dSS)))
+    if dtype.kind == "c":   # ½ (dS - dSᴴ) on the diagonal, over s (0 where s is 0)
+        s_zero = convert_element_type(eq(s_col, np.zeros((), dtype)), dtype)
+        s_inv = sub(div(one, add(s_col, s_zero)), s_zero)
+        half = mul(np.array(0.5, dtype), sub(dS, _H(dS)))
+        dU_inner = add(dU_inner, mul(mul(half, s_inv), eye))
+    dU = _matmul(U, dU_inner)
+    dV = _matmul(V, mul(F, add(SdS, _H(SdS))))
     m, n = _aval(A).shape[-2:]
     if m > n:
         dAV = _matmul(dA, V)
-        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_T(U), dAV))),
-                         broadcast_in_dim(s, _aval(dAV).shape, batch + (nd - 1,))))
+        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_H(U), dAV))),
+                         broadcast_in_dim(sc, _aval(dAV).shape, batch + (nd - 1,))))
     if n > m:
-        dAHU = _matmul(_T(dA), U)
+        dAHU = _matmul(_H(dA), U)
         dV = add(dV, div(sub(dAHU, _matmul(V, _matmul(Vt, dAHU))),
-                         broadcast_in_dim(s, _aval(dAHU).shape, batch + (nd - 1,))))
-    return outs, [ds, dU, _T(dV)]
+                         broadcast_in_dim(sc, _aval(dAHU).shape, batch + (nd - 1,))))
+    return outs, [ds, dU, _H(dV)]
 
 
 ad.jvp_rules[svd_p] = _svd_jvp

@@ -3,14 +3,15 @@
 Every function promotes integers to the default float first (``jnp.linalg.det`` of an
 int matrix is float32), checks that it got matrices (``[..., m, n]``) and treats leading
 dimensions as a batch, as NumPy does. The factorizations are primitives
-(edujax/lax/linalg.py) with their own JVP rules; everything here (det from LU, solve
-from two triangular solves, pinv from the SVD, ...) is composed of them and of jnp, so
-``grad``, ``vmap`` and ``jit`` work through it unchanged.
+(edujax/lax/linalg.py) with their own JVP rules; everything here is composed of them and
+of jnp, so ``grad``, ``vmap`` and ``jit`` work through it unchanged.
 
-NB: JAX wraps most of these functions in an inner ``jit`` (``jit[name=solve ...]``) and
-gives ``det``, ``slogdet``, ``solve`` and ``pinv`` custom JVP rules (``solve`` goes
-through ``custom_linear_solve``); edujax inlines them and lets differentiation run
-through the factorizations, so the values agree but the jaxprs print differently.
+Each function is put together the way JAX 0.10 puts it together, so that ``make_jaxpr``
+prints the same program: most are wrapped in an inner ``jit`` (``jit[name=solve ...]``);
+``solve`` factors once and hands the two triangular solves to ``lax.custom_linear_solve``
+(its derivative is then one more solve with the same factors, never a derivative of the
+LU); ``det`` is a formula for 2x2 and 3x3 matrices and has a custom JVP beyond (the
+adjugate, ``_cofactor_solve``); ``slogdet`` and ``pinv`` have custom JVPs too.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from edujax import lax
 from edujax.custom_derivatives import custom_jvp
+from edujax.interpreters import ad
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.complex_numbers import conj, iscomplexobj, real
 from edujax.numpy.inner_jit import inner_jit
@@ -142,6 +144,56 @@ def eig(a: Any) -> EigResult:
     a, = _inexact("jnp.linalg.eig", a)
     w, v = lax_linalg.eig(a, compute_left_eigenvectors=False)
     return EigResult(w, v)
+
+
+# ---------------------------------------------------------------- eig's derivative
+# Registered here rather than next to eig_p (edujax/lax/linalg.py): it solves with
+# ``_solve`` below, which needs the numpy layer's inner jit.
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors,
+             enable_eigvec_derivs, implementation):
+    """A v_j = w_j v_j. With V the eigenvectors, V⁻¹ dA V =: P has the eigenvalue tangents
+    on its diagonal (dw_j = P_jj), and gives the eigenvector tangents off it."""
+    a, = primals
+    da, = tangents
+    if compute_left_eigenvectors or compute_right_eigenvectors:
+        if not enable_eigvec_derivs:
+            raise NotImplementedError(
+                "Derivatives of non-symmetric eigenvectors are only valid under assumptions "
+                "on the input that JAX cannot check (see the enable_eigvec_derivs argument to "
+                "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to "
+                "opt in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
+    outs = lax_linalg.eig(a, compute_left_eigenvectors=compute_left_eigenvectors,
+                          compute_right_eigenvectors=True,
+                          enable_eigvec_derivs=enable_eigvec_derivs,
+                          implementation=implementation)
+    w, vr = outs[0], outs[-1]
+    dot = functools.partial(lax.dot if a.ndim == 2 else lax.batch_matmul,
+                            precision=lax.Precision.HIGHEST)
+    da = ad.instantiate_zeros(da).astype(vr.dtype)
+    if not (compute_left_eigenvectors or compute_right_eigenvectors):
+        return [w], [(_solve(vr, da) * _T(vr)).sum(-1)]   # dw_j = (V⁻¹ dA V)_jj
+    dw, dvr = _eig_vec_jvp(dot, w, vr, da)
+    return [w, vr], [dw, dvr]
+
+
+def _eig_vec_jvp(dot: Any, w: Any, v: Any, da: Any) -> tuple:
+    """Nondegenerate perturbation theory (Giles 2008, sec. 3.1). A v_j = w_j v_j fixes v_j
+    only up to a complex scalar; LAPACK picks unit 2-norm and a real largest component, and
+    the tangent keeps those two (real) constraints."""
+    n = w.shape[-1]
+    eye_n = eye(n, dtype=w.dtype)
+    Fmat = lax.reciprocal(eye_n + w[..., None, :] - w[..., None]) - eye_n  # 1/(w_j - w_i)
+    P = dot(_solve(v, da), v)
+    dw = _diagonal(P, axis1=-2, axis2=-1)
+    U = dot(v, Fmat * P)
+    # dv_j = u_j + c_j v_j; the constraints give c_j = -Re(v_j* u_j) - i Im(u_kj) / v_kj,
+    # with k the row of v_j's largest entry
+    k = lax.argmax(lax.abs(v), axis=v.ndim - 2, index_dtype=np.int32)
+    mask = (lax.broadcasted_iota(np.int32, v.shape, v.ndim - 2)
+            == lax.expand_dims(k, (v.ndim - 2,))).astype(v.dtype)
+    c = lax.complex(-(v.conj() * U).sum(-2).real,
+                    -(mask * U).sum(-2).imag / (mask * v).sum(-2).real)
+    return dw, U + v * lax.expand_dims(c, (v.ndim - 2,))
 
 
 @inner_jit
@@ -581,6 +633,9 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
         x = x.ravel()
         resid = resid.ravel()
     return x, resid, rank, s
+
+
+ad.jvp_rules[lax_linalg.eig_p] = _eig_jvp
 
 
 # ---------------------------------------------------------------- powers and ranks

@@ -177,3 +177,89 @@ CASES["value:vectorize[out_core]"] = (
     "out = jnp.vectorize(lambda a: a[0], signature='(n)->(n)')(jnp.ones((2, 3)))")
 CASES["value:vectorize[nargs]"] = (
     "out = jnp.vectorize(lambda a: a, signature='(n),(n)->(n)')(jnp.ones(3))")
+
+# ---------------------------------------------------------------- eig's derivative
+# (LAPACK's geev both in XLA and in NumPy: the same eigenvalue order and eigenvector
+# normalization, unit norm with the largest component real)
+HELPER_C = ("def rc(x):\n"
+            "    x = jnp.asarray(x)\n"
+            "    v = np.asarray(x, np.complex128)\n"
+            "    return (str(x.dtype), tuple(x.shape), (np.round(v.real, 3) + 0.0).tolist(),\n"
+            "            (np.round(v.imag, 3) + 0.0).tolist())\n")
+
+
+def cvalue(name: str, expr: str) -> None:
+    CASES[f"value:{name}"] = HELPER_C + f"out = rc({expr})"
+
+
+NS = "jnp.array([[4.0, 1.0, 0.5], [-1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])"  # a complex pair
+NR = "jnp.array([[4.0, 1.0, 0.5], [1.5, 3.0, 0.2], [0.5, 0.2, 1.0]])"   # real eigenvalues
+EIGV = ("lambda a: lax.linalg.eig(a, compute_left_eigenvectors=False, "
+        "enable_eigvec_derivs=True)")
+jaxpr("eigvals[grad]", "jax.grad(lambda a: jnp.sum(jnp.linalg.eigvals(a)).real)", NS)
+jaxpr("eigvals[jvp]", "lambda a, t: jax.jvp(jnp.linalg.eigvals, (a,), (t,))", NS,
+      "jnp.ones((3, 3))")
+for key, m in (("complex_pair", NS), ("real", NR)):
+    cvalue(f"eigvals[{key}][jvp]",
+           f"jax.jvp(jnp.linalg.eigvals, ({m},), (jnp.arange(9.0).reshape(3, 3),))[1]")
+    value(f"eigvals[{key}][grad]",
+          f"jax.grad(lambda a: jnp.sum(jnp.linalg.eigvals(a) * jnp.array([1.0, 2j, 3.0])).real)"
+          f"({m})")
+    # (a real eigenvector's sign is LAPACK's choice, which differs between builds: these
+    # quantities do not change with it)
+    cvalue(f"eig[{key}][vectors_jvp]",
+           f"(lambda v, dv: v * dv)(*jax.jvp(lambda a: ({EIGV})(a)[1], ({m},), "
+           "(jnp.arange(9.0).reshape(3, 3),)))")
+    value(f"eig[{key}][vectors_grad]",
+          f"jax.grad(lambda a: jnp.sum(jnp.real(({EIGV})(a)[1]) ** 2 * "
+          f"jnp.arange(9.0).reshape(3, 3)))({m})")
+value("eigvals[batch][grad]",
+      f"jax.grad(lambda a: jnp.sum(jnp.linalg.eigvals(a).real ** 2))(jnp.stack([{NS}, {NR}]))")
+value("eigvals[vmap][grad]",
+      f"jax.vmap(jax.grad(lambda a: jnp.sum(jnp.linalg.eigvals(a).imag ** 2)))"
+      f"(jnp.stack([{NS}, {NR}]))")
+cvalue("eigvals[complex_input][jvp]",
+       f"jax.jvp(jnp.linalg.eigvals, ({NS} + 1j * {NR},), (jnp.ones((3, 3)) * (1 - 1j),))[1]")
+CASES["value:eig[vectors_not_enabled]"] = (
+    f"out = jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.eig(a)[1])))({NS})")
+
+# ---------------------------------------------------------------- complex inputs
+# gradients of real-valued functions of complex matrices (JAX's convention: the conjugate
+# of the Wirtinger derivative d/dz̄ times 2, as jax.grad gives it) and complex JVPs
+MC = "(jnp.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]) + 1j * " + NR + ")"
+MC2 = "(jnp.array([[2.0, 1.0], [0.5, 3.0]]) + 1j * jnp.array([[0.5, -1.0], [1.0, 0.2]]))"
+MC4 = "(" + M4 + " + 1j * jnp.eye(4)[::-1])"
+VC = "jnp.array([1.0 + 1j, -2.0, 0.5j])"
+TC = "(jnp.ones((3, 3)) + 1j * jnp.arange(9.0).reshape(3, 3))"
+for key, m in (("2x2", MC2), ("3x3", MC), ("4x4", MC4)):
+    cvalue(f"complex[det][{key}][grad]",
+           f"jax.grad(lambda a: jnp.log(jnp.abs(jnp.linalg.det(a))))({m})")
+    value(f"complex[slogdet][{key}][grad]",
+          f"jax.grad(lambda a: jnp.linalg.slogdet(a)[1])({m}).imag")
+    cvalue(f"complex[slogdet][{key}][sign_jvp]",
+           f"jax.jvp(lambda a: jnp.linalg.slogdet(a)[0], ({m},), ({m} * 0.1j,))[1]")
+cvalue("complex[det][jvp]", f"jax.jvp(jnp.linalg.det, ({MC},), ({TC},))[1]")
+cvalue("complex[det][4x4][jvp]", f"jax.jvp(jnp.linalg.det, ({MC4},), (jnp.ones((4, 4)) * 1j,))[1]")
+cvalue("complex[solve][jvp]", f"jax.jvp(lambda a: jnp.linalg.solve(a, {VC}), ({MC},), ({TC},))[1]")
+cvalue("complex[solve][grad_a]",
+       f"jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.solve(a, {VC})) ** 2))({MC})")
+cvalue("complex[solve][grad_b]",
+       f"jax.grad(lambda b: jnp.sum(jnp.abs(jnp.linalg.solve({MC}, b)) ** 2))({VC})")
+cvalue("complex[inv][grad]", f"jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.inv(a)) ** 2))({MC})")
+cvalue("complex[pinv][grad]",
+       f"jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.pinv(a)) ** 2))({MC}[:, :2])")
+cvalue("complex[pinv]", f"jnp.linalg.pinv({MC}[:, :2])")
+cvalue("complex[cholesky][grad]",
+       f"jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.cholesky(a @ a.conj().T)) ** 2))({MC})")
+cvalue("complex[triangular_solve][grad_a]",
+       f"jax.grad(lambda a: jnp.sum(jnp.abs(lax.linalg.triangular_solve(a, {MC}, left_side=True, "
+       f"lower=True, conjugate_a=True, transpose_a=True)) ** 2))(jnp.tril({MC}))")
+cvalue("complex[eigh][eigenvalues_grad]",
+       f"jax.grad(lambda a: jnp.sum(jnp.linalg.eigvalsh(a) * jnp.arange(3.0)))({MC} + {MC}.conj().T)")
+cvalue("complex[eigh][jvp]",
+       f"jax.jvp(jnp.linalg.eigvalsh, ({MC} + {MC}.conj().T,), ({TC} + {TC}.conj().T,))[1]")
+cvalue("complex[qr][grad]",
+       f"jax.grad(lambda a: jnp.sum(jnp.abs(jnp.linalg.qr(a)[1]) ** 2 * jnp.arange(9.0).reshape(3, 3)))"
+       f"({MC})")
+cvalue("complex[svd][s_grad]",
+       f"jax.grad(lambda a: jnp.sum(jnp.linalg.svd(a, compute_uv=False) * jnp.arange(3.0)))({MC})")
