@@ -29,8 +29,6 @@ _SEARCHSORTED = "JAX's searchsorted is a jitted scan of binary search steps; edu
 KNOWN_DIFFERENCES = {
     "selu[jacfwd]": _JACOBIAN,
     "selu[jvp]": "JAX's JVP of select_n leaves a dead instantiated zero in the jvp jaxpr",
-    "where[nonbool_cond][grad]": "one value as both condition and branch: JAX's linearized "
-                                 "jit takes its tangent once, edujax's twice",
     "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",
     "sort[grad]": _SORT_JVP, "sort[axis0][grad]": _SORT_JVP,
     "roll[grad]": _CONCAT_T, "roll[axis][grad]": _CONCAT_T,

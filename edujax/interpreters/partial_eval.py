@@ -37,6 +37,11 @@ const_fold_rules: dict[Primitive, Callable] = {}
 # output, the index of the input it forwards, or None.
 forwarding_rules: dict[Primitive, Callable] = {}
 
+# Dead-code elimination of equations that carry a jaxpr (JAX's pe.dce_rules): a rule takes
+# the equation and which of its outputs are used, and returns which inputs it still needs
+# and the equation to keep in its place (None: drop it). Filled by jit (edujax/jit/).
+dce_rules: dict[Primitive, Callable] = {}
+
 
 class DebugInfo(NamedTuple):
     """Where a traced function came from, for error messages that point at the user's code.
@@ -262,3 +267,37 @@ def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
     with core.set_current_trace(trace):
         outs, aux = fun(*args)
     return trace.to_jaxpr(outs), aux
+
+
+# ---------------------------------------------------------------------- dead-code elimination
+def _has_effects(eqn: JaxprEqn) -> bool:
+    """An equation kept for what it does: no outputs (a print), or a callback."""
+    return not eqn.outvars or "callback" in eqn.primitive.name
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: list[bool],
+              prune_inputs: bool = False) -> tuple[Jaxpr, list[bool]]:
+    """``jaxpr`` without the equations no used output depends on (and, inside each jit, the
+    same pruning: ``dce_rules``); with ``prune_inputs``, without the inputs nothing reads.
+    Returns the new jaxpr and which inputs are used. JAX runs this on every linearized
+    (tangent) jaxpr; so does edujax's ``linearize``."""
+    live = {v for v, used in zip(jaxpr.outvars, used_outputs) if used and type(v) is Var}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        used = [v in live for v in eqn.outvars]
+        rule = dce_rules.get(eqn.primitive)
+        if rule is not None:
+            used_inputs, new_eqn = rule(eqn, used)
+            if new_eqn is None:
+                continue
+            live.update(v for v, u in zip(eqn.invars, used_inputs) if u and type(v) is Var)
+            kept.append(new_eqn)
+        elif any(used) or _has_effects(eqn):
+            live.update(v for v in eqn.invars if type(v) is Var)
+            kept.append(eqn)
+    used_inputs = [v in live for v in jaxpr.invars]
+    invars = [v for v, u in zip(jaxpr.invars, used_inputs) if u] if prune_inputs \
+        else jaxpr.invars
+    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
+    return Jaxpr(jaxpr.constvars, invars, outvars, kept[::-1], jaxpr.debug_info), used_inputs
+

@@ -15,7 +15,7 @@ from edujax import core
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import dce_jaxpr, dce_rules, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
 from edujax.numpy import inner_jit
@@ -288,6 +288,36 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
 ad.jvp_rules[jit_p] = _jit_jvp
 ad.partial_eval_rules[jit_p] = _jit_partial_eval
 ad.transpose_rules[jit_p] = _jit_transpose
+
+
+# ---------------------------------------------------------------------- dead-code elimination
+# In a linearized jaxpr, a jit's tangent outputs may go unused (grad of a function that reads
+# one output of a jit with several). Like JAX (pjit's DCE rule), the jit then loses those
+# outputs, the equations of its body only they needed, and the inputs (residuals) only those
+# equations read: its transpose is called with fewer values.
+def _jit_dce(eqn, used_outputs: list[bool]) -> tuple[list[bool], Any]:
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    body = eqn.params["jaxpr"]
+    pruned, used_inputs = _memoized(body, ("dce", tuple(used_outputs)),
+                                    lambda: _dce_body(body, used_outputs))
+    if pruned is body:
+        return used_inputs, eqn
+    params = dict(eqn.params, jaxpr=pruned, donated_invars=tuple(
+        d for d, u in zip(eqn.params["donated_invars"], used_inputs) if u))
+    return used_inputs, eqn.replace(
+        invars=[v for v, u in zip(eqn.invars, used_inputs) if u],
+        outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u], params=params)
+
+
+def _dce_body(body: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    jaxpr, used_inputs = dce_jaxpr(body.jaxpr, used_outputs, prune_inputs=True)
+    if all(used_outputs) and all(used_inputs) and len(jaxpr.eqns) == len(body.jaxpr.eqns):
+        return body, used_inputs
+    return ClosedJaxpr(jaxpr, body.consts), used_inputs
+
+
+dce_rules[jit_p] = _jit_dce
 
 
 def _jit_batch(args, dims, *, jaxpr, name, **params):

@@ -61,6 +61,14 @@ def _real(x: Any) -> Any:
     return convert_element_type(real(x), _aval(x).dtype)
 
 
+def _mm(a: Any, b: Any) -> Any:
+    """``a @ b`` as JAX's rules write it on arrays (jnp.matmul: the result's dtype named)."""
+    nb = _aval(a).ndim - 2
+    batch = tuple(range(nb))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)),
+                       preferred_element_type=_aval(a).dtype)
+
+
 def _matmul(a: Any, b: Any, precision: Any = None) -> Any:
     """``a @ b`` for batches of matrices with the same leading dimensions."""
     nb = _aval(a).ndim - 2
@@ -73,27 +81,28 @@ def _zeros_like(x: Any) -> Any:
     return full(aval.shape, 0, aval.dtype)
 
 
-def _triangle_mask(shape: tuple, k: int, lower: bool) -> Any:
-    """True on and below diagonal ``k`` (``lower``), or on and above it."""
+def _lower_mask(shape: tuple, k: int) -> Any:
+    """True on and below diagonal ``k`` (JAX's ``lax._tri``)."""
     rows = add(broadcasted_iota(np.int32, shape, len(shape) - 2), np.int32(k))
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
-    return ge(rows, cols) if lower else ge(cols, rows)
+    return ge(rows, cols)
 
 
 def tril(x: Any, k: int = 0) -> Any:
     """Keep the entries on and below diagonal ``k``; zero the rest."""
-    return select(_triangle_mask(_aval(x).shape, k, True), x, _zeros_like(x))
+    return select(_lower_mask(_aval(x).shape, k), x, _zeros_like(x))
 
 
 def triu(x: Any, k: int = 0) -> Any:
-    """Keep the entries on and above diagonal ``k``; zero the rest."""
-    return select(_triangle_mask(_aval(x).shape, k, False), x, _zeros_like(x))
+    """Keep the entries on and above diagonal ``k``; zero the rest (zero what is on and
+    below diagonal ``k - 1``, as JAX writes it)."""
+    return select(_lower_mask(_aval(x).shape, k - 1), _zeros_like(x), x)
 
 
 def _eye_like(x: Any) -> Any:
-    """Identity matrices with ``x``'s shape and dtype."""
+    """Identity matrices with ``x``'s shape and dtype (as JAX's ``lax._eye`` prints)."""
     aval = _aval(x)
-    rows = broadcasted_iota(np.int32, aval.shape, aval.ndim - 2)
+    rows = add(broadcasted_iota(np.int32, aval.shape, aval.ndim - 2), np.int32(0))
     cols = broadcasted_iota(np.int32, aval.shape, aval.ndim - 1)
     return convert_element_type(eq(rows, cols), aval.dtype)
 
@@ -160,7 +169,7 @@ def _cholesky_jvp(primals, tangents):
     L⁻¹dL is lower triangular, so it is the lower half of the Hermitian left side,
     with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ) (Murray 2016, as JAX)."""
     (x,), (dx,) = primals, tangents
-    L = cholesky_p.bind(x)
+    L = tril(cholesky_p.bind(x))
     if type(dx) is ad.Zero:
         return L, dx
     tmp = triangular_solve(L, dx, left_side=False, transpose_a=True, conjugate_a=True,
@@ -468,15 +477,15 @@ def _columns(x: Any, start: int, stop: int, *, shape: tuple) -> Any:
 def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple:
     """A = Q R with A tall: Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of a skew-Hermitian and an
     upper-triangular matrix; split it by its strictly lower part. For complex A the
-    diagonal's imaginary part belongs to the skew-Hermitian one (R's diagonal is real)."""
+    diagonal's imaginary part belongs to the skew-Hermitian one (R's diagonal is real);
+    JAX writes that correction for real A too (where it is zero), and so do we."""
     dx_rinv = triangular_solve(r, dx)                     # dA R⁻¹
-    qt_dx_rinv = _matmul(_H(q), dx_rinv)
+    qt_dx_rinv = _mm(_H(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
     domega = sub(lower, _H(lower))                        # Qᴴ dQ, skew-Hermitian
-    if _aval(q).dtype.kind == "c":
-        domega = add(domega, mul(_eye_like(qt_dx_rinv), sub(qt_dx_rinv, _real(qt_dx_rinv))))
-    dq = add(_matmul(q, sub(domega, qt_dx_rinv)), dx_rinv)
-    dr = _matmul(sub(qt_dx_rinv, domega), r)
+    domega = add(domega, mul(_eye_like(qt_dx_rinv), sub(qt_dx_rinv, _real(qt_dx_rinv))))
+    dq = add(_mm(q, sub(domega, qt_dx_rinv)), dx_rinv)
+    dr = _mm(sub(qt_dx_rinv, domega), r)
     return dq, dr
 
 

@@ -29,10 +29,11 @@ from edujax.interpreters import ad
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.complex_numbers import conj, iscomplexobj, real
 from edujax.numpy.inner_jit import inner_jit
-from edujax.numpy.creation import arange, array, asarray, empty, eye, ones, zeros_like
+from edujax.numpy.creation import arange, array, asarray, empty, eye, ones, zeros, zeros_like
 from edujax.numpy.index_tricks import ix_
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace
+from edujax.numpy.einsum import einsum
 from edujax.numpy.functional import vectorize
 from edujax.numpy.misc import cross as _cross
 from edujax.numpy.products import matmul, vecdot
@@ -44,8 +45,10 @@ from edujax.numpy.reductions import min as _min
 from edujax.numpy.reductions import count_nonzero, cumprod, prod, sum
 from edujax.numpy.shape_ops import concatenate, expand_dims, swapaxes, tile
 from edujax.numpy.sorting import where
-from edujax.numpy.ufuncs import abs, divide, exp, isinf, isnan, log, logical_or, sign, sqrt
-from edujax.numpy.util import broadcast_to, ensure_arraylike, promote_dtypes_inexact
+from edujax.numpy.ufuncs import (abs, divide, exp, isinf, isnan, log, logical_or, power, sign,
+                                  sqrt)
+from edujax.numpy.util import (broadcast_to, canonicalize_axis, ensure_arraylike,
+                               promote_dtypes_inexact)
 from edujax.vmap import vmap
 
 
@@ -597,42 +600,58 @@ def _pinv_jvp(rtol: Any, hermitian: bool, primals: tuple, tangents: tuple) -> tu
     return p, p_dot
 
 
-def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:
-    """The least-squares solution of a x ≈ b: ``(x, residuals, rank, s)``, from the SVD."""
-    a, b = _inexact("jnp.linalg.lstsq", a, b)
+def _lstsq(a: Any, b: Any, rcond: Any, *, numpy_resid: bool = False) -> tuple:
+    """The least-squares solution of a x ≈ b from the SVD: ``(x, residuals, rank, s)``."""
+    a, b = promote_dtypes_inexact(a, b)
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("Leading dimensions of input arrays must match")
+    b_orig_ndim = b.ndim
+    if b_orig_ndim == 1:
+        b = b[:, None]
     if a.ndim != 2:
         raise TypeError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
-    if b.ndim != 1 and b.ndim != 2:
+    if b.ndim != 2:
         raise TypeError(f"{b.ndim}-dimensional array given. Array must be one or "
                         "two-dimensional")
     m, n = a.shape
-    vector = b.ndim == 1
-    if vector:
-        b = b[:, None]
-    if rcond is None:
-        rcond = np.finfo(a.dtype).eps * builtins.max(n, m)
-    elif rcond < 0:
-        rcond = np.finfo(a.dtype).eps
-    u, s, vt = svd(a, full_matrices=False)
-    mask = (s >= rcond * s[0]) & (s > 0)
-    rank = mask.sum()
-    safe_s = where(mask, s, 1).astype(a.dtype)
-    s_inv = where(mask, 1 / safe_s, 0)[:, None]
-    uTb = matmul(_H(u), b)
-    x = matmul(_H(vt), s_inv * uTb)
-    # NB: JAX's residuals are always computed (NumPy's are empty when rank < n or m <= n);
-    # ``numpy_resid=True`` asks for NumPy's convention.
-    if numpy_resid:
-        if rank == n and m > n:
-            resid = norm(b - matmul(a, x), axis=0) ** 2
-        else:
-            resid = np.empty(0, a.dtype)
+    dtype = a.dtype
+    if a.size == 0:
+        s = empty(0, dtype=a.dtype)
+        rank = array(0, dtype=int)
+        x = zeros((n, *b.shape[1:]), dtype=a.dtype)
     else:
-        resid = norm(b - matmul(a, x), axis=0) ** 2
-    if vector:
+        if rcond is None:
+            rcond = float(np.finfo(dtype).eps) * builtins.max(n, m)
+        else:
+            rcond = where(rcond < 0, np.finfo(dtype).eps, rcond)
+        u, s, vt = svd(a, full_matrices=False)
+        mask = (s > 0) & (s >= array(rcond, dtype=s.dtype) * s[0])   # the values kept
+        rank = mask.sum()
+        safe_s = where(mask, s, 1).astype(a.dtype)
+        s_inv = where(mask, 1 / safe_s, 0)[:, None]
+        uTb = matmul(u.conj().T, b, precision=lax.Precision.HIGHEST)
+        x = matmul(vt.conj().T, s_inv * uTb, precision=lax.Precision.HIGHEST)
+    # NB: as JAX, the residuals are always computed (NumPy's are empty when rank < n or
+    # m <= n); ``numpy_resid=True`` asks for NumPy's convention.
+    if numpy_resid and (rank < n or m <= n):
+        resid = asarray([])
+    else:
+        b_estimate = matmul(a, x, precision=lax.Precision.HIGHEST)
+        resid = norm(b - b_estimate, axis=0) ** 2
+    if b_orig_ndim == 1:
         x = x.ravel()
-        resid = resid.ravel()
     return x, resid, rank, s
+
+
+_jit_lstsq = inner_jit(_lstsq)   # JAX jits it (numpy_resid=False) under the name _lstsq
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:
+    """The least-squares solution of a x ≈ b: ``(x, residuals, rank, s)``, from the SVD."""
+    a, b = ensure_arraylike("jnp.linalg.lstsq", a, b)
+    if numpy_resid:
+        return _lstsq(a, b, rcond, numpy_resid=True)
+    return _jit_lstsq(a, b, rcond)
 
 
 ad.jvp_rules[lax_linalg.eig_p] = _eig_jvp
@@ -698,29 +717,14 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     x, = _inexact("jnp.linalg.norm", x)
     if axis is None:
         if ord is None:  # the 2-norm of the flattened array, whatever its rank
-            out = sqrt(sum(_abs2(x)))
-            return out.reshape((1,) * x.ndim) if keepdims else out
+            return sqrt(sum(_abs2(x), keepdims=keepdims))
         axis = tuple(range(x.ndim))
-    elif isinstance(axis, int):
-        axis = (axis,)
+    elif isinstance(axis, tuple):
+        axis = tuple(canonicalize_axis(a, x.ndim) for a in axis)
     else:
-        axis = tuple(axis)
-    axis = tuple(a % x.ndim for a in axis)
+        axis = (canonicalize_axis(axis, x.ndim),)
     if len(axis) == 1:
-        if ord is None or ord == 2:
-            return sqrt(sum(_abs2(x), axis=axis, keepdims=keepdims))
-        if ord == np.inf:
-            return _max(abs(x), axis=axis, keepdims=keepdims)
-        if ord == -np.inf:
-            return _min(abs(x), axis=axis, keepdims=keepdims)
-        if ord == 0:
-            return sum(x != 0, dtype=x.dtype, axis=axis, keepdims=keepdims)
-        if ord == 1:
-            return sum(abs(x), axis=axis, keepdims=keepdims)
-        if isinstance(ord, str):
-            raise ValueError(f"Invalid order '{ord}' for vector norm.")
-        p = np.asarray(ord, x.dtype)[()]
-        return sum(abs(x) ** p, axis=axis, keepdims=keepdims) ** (1 / p)
+        return vector_norm(x, ord=2 if ord is None else ord, axis=axis, keepdims=keepdims)
     if len(axis) == 2:
         row, col = axis
         if row == col:
@@ -753,11 +757,29 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    x, = _inexact("jnp.linalg.vector_norm", x)
-    if axis is None:
-        out = norm(x.ravel(), ord=ord)
-        return out.reshape((1,) * x.ndim) if keepdims else out
-    return norm(x, ord=ord, axis=axis, keepdims=keepdims)
+    """The vector ``ord``-norm along ``axis`` (all axes by default, as one flat vector)."""
+    x, = ensure_arraylike("jnp.linalg.vector_norm", x)
+    if ord is None or ord == 2:
+        return sqrt(sum(_abs2(x), axis=axis, keepdims=keepdims))
+    if ord == np.inf:
+        return _max(abs(x), axis=axis, keepdims=keepdims, initial=0)
+    if ord == -np.inf:
+        return _min(abs(x), axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return sum(x != 0, dtype=np.finfo(x.dtype).dtype, axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return sum(abs(x), axis=axis, keepdims=keepdims)
+    if isinstance(ord, str):
+        msg = f"Invalid order '{ord}' for vector norm."
+        if ord == "inf":
+            msg += "Use 'jax.numpy.inf' instead."
+        if ord == "-inf":
+            msg += "Use '-jax.numpy.inf' instead."
+        raise ValueError(msg)
+    abs_x = abs(x)
+    ord_arr = np.asarray(ord, abs_x.dtype)[()]          # JAX's lax._const(abs_x, ord)
+    ord_inv = np.asarray(1. / ord_arr, abs_x.dtype)[()]
+    return power(sum(abs_x ** ord_arr, axis=axis, keepdims=keepdims), ord_inv)
 
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
@@ -793,15 +815,25 @@ def cond(x: Any, p: Any = None) -> Any:
 
 def multi_dot(arrays: Any, *, precision: Any = None) -> Any:
     """``arrays[0] @ arrays[1] @ ...``; a 1-D first (last) array is a row (column) vector.
-    NB: JAX chooses the cheapest order of the products (opt_einsum); edujax multiplies
-    left to right, which gives the same values up to rounding."""
-    arrays = list(arrays)
-    if len(arrays) < 2:
-        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrays)}")
-    out = arrays[0]
-    for x in arrays[1:]:
-        out = matmul(out, x, precision=precision)
-    return out
+    As in JAX, one ``einsum`` that chooses the cheapest order of the products."""
+    arrs = list(ensure_arraylike("jnp.linalg.multi_dot", *arrays))
+    if len(arrs) < 2:
+        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrs)}")
+    if not (arrs[0].ndim in (1, 2) and arrs[-1].ndim in (1, 2)
+            and all(a.ndim == 2 for a in arrs[1:-1])):
+        raise ValueError("multi_dot: input arrays must all be two-dimensional, except for the "
+                         "first and last array which may be 1 or 2 dimensional. Got array "
+                         f"shapes {[a.shape for a in arrs]}")
+    if any(a.shape[-1] != b.shape[0] for a, b in zip(arrs[:-1], arrs[1:])):
+        raise ValueError("multi_dot: last dimension of each array must match first dimension "
+                         f"of following array. Got array shapes {[a.shape for a in arrs]}")
+    einsum_axes: list[tuple[int, ...]] = [(i, i + 1) for i in range(len(arrs))]
+    if arrs[0].ndim == 1:
+        einsum_axes[0] = einsum_axes[0][1:]
+    if arrs[-1].ndim == 1:
+        einsum_axes[-1] = einsum_axes[-1][:1]
+    operands = [x for pair in zip(arrs, einsum_axes) for x in pair]
+    return einsum(*operands, optimize="auto", precision=precision)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:

@@ -263,3 +263,29 @@ cvalue("complex[qr][grad]",
        f"({MC})")
 cvalue("complex[svd][s_grad]",
        f"jax.grad(lambda a: jnp.sum(jnp.linalg.svd(a, compute_uv=False) * jnp.arange(3.0)))({MC})")
+
+# ---------------------------------------------------------------- the rest of jnp.linalg
+SPD = M3
+jaxpr("cholesky[grad]", "jax.grad(lambda a: jnp.sum(jnp.linalg.cholesky(a)))", SPD)
+jaxpr("qr[grad]", "jax.grad(lambda a: jnp.sum(jnp.linalg.qr(a)[1]))", SPD)
+jaxpr("eigh[grad]", "jax.grad(lambda a: jnp.sum(jnp.linalg.eigvalsh(a)))", SPD)
+jaxpr("svd[grad]", "jax.grad(lambda a: jnp.sum(jnp.linalg.svd(a, compute_uv=False)))", SPD)
+jaxpr("eigvals", "jnp.linalg.eigvals", NS)
+jaxpr("eig", "jnp.linalg.eig", NS)
+jaxpr("lstsq", "lambda a: jnp.linalg.lstsq(a, a[:, 0])", R)
+jaxpr("tensorsolve", "lambda a: jnp.linalg.tensorsolve(a.reshape(2, 2, 4), jnp.ones((2, 2)))",
+      "jnp.eye(4) + 0.1")
+jaxpr("tensorinv", "lambda a: jnp.linalg.tensorinv(a.reshape(2, 2, 4), ind=2)",
+      "jnp.eye(4) + 0.1")
+jaxpr("multi_dot", "lambda a: jnp.linalg.multi_dot([a, a, a])", M3)
+jaxpr("svdvals", "jnp.linalg.svdvals", M3)
+jaxpr("vector_norm", "lambda a: jnp.linalg.vector_norm(a, ord=1)", M3)
+jaxpr("matrix_norm", "lambda a: jnp.linalg.matrix_norm(a, ord=jnp.inf)", M3)
+jaxpr("lax.lu", "lax.linalg.lu", M3)
+jaxpr("lax.lu[grad]", "jax.grad(lambda a: jnp.sum(lax.linalg.lu(a)[0]))", M3)
+jaxpr("lax.cholesky", "lax.linalg.cholesky", SPD)
+jaxpr("lax.qr", "lax.linalg.qr", M3)
+jaxpr("lax.eigh", "lax.linalg.eigh", SPD)
+jaxpr("lax.svd", "lax.linalg.svd", M3)
+jaxpr("lax.triangular_solve[grad_b]",
+      "jax.grad(lambda b: jnp.sum(lax.linalg.triangular_solve(" + TRI + ", b, lower=True)))", M3)
