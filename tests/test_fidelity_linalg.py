@@ -27,7 +27,7 @@ _JNP_RULE = ("JAX writes this JVP rule with jnp on arrays (w[..., None, :] broad
 KNOWN_DIFFERENCES: dict[str, str] = {
     "jaxpr:det[4x4]": _DIAGONAL, "jaxpr:det[4x4][grad]": _DIAGONAL,
     "jaxpr:det[4x4][jit]": _DIAGONAL,
-    "jaxpr:eigh[grad]": _JNP_RULE, "jaxpr:svd[grad]": _JNP_RULE,
+    "jaxpr:svd[grad]": _JNP_RULE,
     "jaxpr:lax.lu[grad]": "JAX's LU JVP handles rectangular matrices (pads L and U, adds a "
                           "0x0 eye) and permutes with a gather; edujax's is for square ones",
     "jaxpr:multi_dot": "multi_dot is one jnp.einsum as in JAX, but edujax's einsum puts a "

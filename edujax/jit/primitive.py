@@ -192,46 +192,28 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
 def _drop_unused_residuals(split: Any) -> Any:
     """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
     e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed, and
-    any other dead one (a primal computed by a JVP rule and never used)."""
+    indicators nobody needs, and an inner jit whose tangent outputs go unused needs fewer
+    residuals (``dce_jaxpr`` prunes it). The known jaxpr then loses the equations only they
+    needed, and any other dead one (a primal computed by a JVP rule and never used)."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
-    unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
-    used = [v in live for v in unknown.invars[:n_res]]
-    if all(used):   # still, the known jaxpr drops its dead equations (JAX's _dce_consts)
-        known = split.known.jaxpr
-        kept = _live_eqns(known.eqns, known.outvars)[0]
-        if len(kept) == len(known.eqns):
-            return split
-        known = Jaxpr(known.constvars, known.invars, known.outvars, kept, known.debug_info)
-        return split._replace(known=ClosedJaxpr(known, split.known.consts))
+    pruned, used_inputs = dce_jaxpr(unknown, [True] * len(unknown.outvars))
+    used = used_inputs[:n_res]
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
-                    + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)
+                    + unknown.invars[n_res:], unknown.outvars, pruned.eqns, unknown.debug_info)
     known = split.known.jaxpr
     num_known_out = split.out_unknowns.count(False)
     computed_used = [u for u, f in zip(used, split.res_forwarded) if f is None]
     outvars = known.outvars[:num_known_out] + [
         v for v, u in zip(known.outvars[num_known_out:], computed_used) if u]
-    known = Jaxpr(known.constvars, known.invars, outvars, _live_eqns(known.eqns, outvars)[0],
-                  known.debug_info)
+    known = dce_jaxpr(Jaxpr(known.constvars, known.invars, outvars, known.eqns,
+                            known.debug_info), [True] * len(outvars))[0]
     return split._replace(
         known=ClosedJaxpr(known, split.known.consts),
         unknown=ClosedJaxpr(unknown, split.unknown.consts),
         res_avals=[a for a, u in zip(split.res_avals, used) if u],
         res_forwarded=[f for f, u in zip(split.res_forwarded, used) if u])
-
-
-def _live_eqns(eqns: list, outvars: list) -> tuple[list, set]:
-    """The equations the outputs need, and those without outputs (prints, callbacks: they
-    are there for what they do); with the set of variables they read."""
-    live = {v for v in outvars if type(v) is Var}
-    kept = []
-    for eqn in reversed(eqns):
-        if not eqn.outvars or any(v in live for v in eqn.outvars):
-            kept.append(eqn)
-            live.update(v for v in eqn.invars if type(v) is Var)
-    return kept[::-1], live
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:

@@ -524,31 +524,8 @@ core.abstract_eval_rules[eigh_p] = _eigh_abstract_eval
 core.impl_rules[eigh_p] = _eigh_impl
 
 
-def _eigh_jvp(primals, tangents, **params):
-    """First-order perturbation theory: with Vᴴ dA V =: M,
-    dw = Re diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
-    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues."""
-    (a,), (da,) = primals, tangents
-    v, w = eigh_p.bind(a, **params)
-    if type(da) is ad.Zero:
-        return [v, w], [ad.Zero.from_value(v), ad.Zero.from_value(w)]
-    shape = _aval(v).shape
-    dtype = _aval(v).dtype
-    nd = len(shape)
-    batch = tuple(range(nd - 2))
-    eye = _eye_like(v)
-    wc = convert_element_type(w, dtype)                      # w in v's (maybe complex) dtype
-    w_row = broadcast_in_dim(wc, shape, batch + (nd - 1,))   # w[j] in every row
-    w_col = broadcast_in_dim(wc, shape, batch + (nd - 2,))   # w[i] in every column
-    F = sub(div(np.ones((), dtype), add(eye, sub(w_row, w_col))), eye)
-    vh_da_v = _matmul(_matmul(_H(v), da, precision=_HIGHEST), v, precision=_HIGHEST)
-    dv = _matmul(v, mul(F, vh_da_v), precision=_HIGHEST)
-    diag = reduce_sum(mul(eye, vh_da_v), (nd - 1,))
-    dw = real(diag) if dtype.kind == "c" else diag
-    return [v, w], [dv, dw]
-
-
-ad.jvp_rules[eigh_p] = _eigh_jvp
+# eigh's JVP rule (perturbation theory) is written, as JAX writes it, with array operations
+# (broadcasting by indexing, a gather for the diagonal): it is registered in jnp.linalg.
 _batch_at_front(eigh_p)
 
 

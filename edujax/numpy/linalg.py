@@ -657,6 +657,48 @@ def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tu
 ad.jvp_rules[lax_linalg.eig_p] = _eig_jvp
 
 
+# ---------------------------------------------------------------- eigh's derivative
+# JAX writes this rule with array operations (broadcast by indexing, a gather for the
+# diagonal), so edujax registers it here, where those exist.
+def _lax_eye(dtype: Any, n: int) -> Any:
+    """The identity as ``lax._eye`` builds it: iota + 0 == iota, cast."""
+    rows = lax.add(lax.broadcasted_iota(np.int32, (n, n), 0), np.int32(0))
+    return lax.convert_element_type(lax.eq(rows, lax.broadcasted_iota(np.int32, (n, n), 1)),
+                                    dtype)
+
+
+def _extract_diagonal(s: Any) -> Any:
+    """The diagonal of a batch of matrices, ``s[..., i, i]`` (a gather, as JAX's)."""
+    i = lax.iota("int32", builtins.min(s.shape[-2], s.shape[-1]))
+    return s[..., i, i]
+
+
+def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues, subset_by_index, algorithm):
+    """Nondegenerate perturbation theory: with M = Vᴴ dA V, dw = Re diag(M) and
+    dV = V (F ∘ M), F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
+    NB: like JAX's, the eigenvector tangent is undefined for repeated eigenvalues."""
+    a, = primals
+    a_dot, = tangents
+    n = a.shape[-1]
+    if not (subset_by_index is None or subset_by_index == (0, n)):
+        raise NotImplementedError("Derivatives not defined for partial eigen decomposition.")
+    v, w_real = lax_linalg.eigh_p.bind(lax_linalg.symmetrize(a), lower=lower,
+                                       sort_eigenvalues=sort_eigenvalues,
+                                       subset_by_index=subset_by_index, algorithm=algorithm)
+    w = w_real.astype(a.dtype)   # complex for a complex a
+    eye_n = _lax_eye(a.dtype, n)
+    Fmat = lax.integer_pow(eye_n + w[..., None, :] - w[..., None], -1) - eye_n
+    dot = functools.partial(lax.dot if a.ndim == 2 else lax.batch_matmul,
+                            precision=lax.Precision.HIGHEST)
+    vdag_adot_v = dot(dot(_H(v), ad.instantiate_zeros(a_dot)), v)
+    dv = dot(v, Fmat * vdag_adot_v)
+    dw = _extract_diagonal(vdag_adot_v.real)
+    return (v, w_real), (dv, dw)
+
+
+ad.jvp_rules[lax_linalg.eigh_p] = _eigh_jvp
+
+
 # ---------------------------------------------------------------- powers and ranks
 @inner_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
