@@ -21,13 +21,9 @@ from edujax.test_util import check_grads
 CASES = load("fidelity_linalg_recorded.json")
 _DIAGONAL = ("det of a 4x4 goes through slogdet's LU, whose diagonal JAX takes with its inner "
              "jnp.diagonal jit (a platform-dependent gather); edujax's jnp.diagonal slices")
-_JNP_RULE = ("JAX writes this JVP rule with jnp on arrays (w[..., None, :] broadcasting, "
-             "_extract_diagonal's gather, symmetrize again); edujax's rule uses lax ops and "
-             "computes the same tangents")
 KNOWN_DIFFERENCES: dict[str, str] = {
     "jaxpr:det[4x4]": _DIAGONAL, "jaxpr:det[4x4][grad]": _DIAGONAL,
     "jaxpr:det[4x4][jit]": _DIAGONAL,
-    "jaxpr:svd[grad]": _JNP_RULE,
     "jaxpr:lax.lu[grad]": "JAX's LU JVP handles rectangular matrices (pads L and U, adds a "
                           "0x0 eye) and permutes with a gather; edujax's is for square ones",
     "jaxpr:multi_dot": "multi_dot is one jnp.einsum as in JAX, but edujax's einsum puts a "

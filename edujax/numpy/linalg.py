@@ -699,6 +699,58 @@ def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues, subset_by_index, al
 ad.jvp_rules[lax_linalg.eigh_p] = _eigh_jvp
 
 
+# ---------------------------------------------------------------- svd's derivative
+def _construct_diagonal(s: Any) -> Any:
+    """A batch of diagonal matrices with ``s`` on their diagonals (a scatter, as JAX's)."""
+    i = lax.iota("int32", s.shape[-1])
+    return lax.full((*s.shape, s.shape[-1]), 0, s.dtype).at[..., i, i].set(s)
+
+
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index,
+             algorithm=None):
+    """JAX's rule: with dS := Uᴴ dA V, ds = Re diag(dS); the tangents of U and V come from
+    dS's off-diagonal part divided by s[j]² - s[i]² (and, for complex A, from the imaginary
+    part of its diagonal), plus, for a non-square A, the part of dA outside U's (or V's) span."""
+    A, = primals
+    dA, = tangents
+    s, U, Vt = lax_linalg.svd_p.bind(A, full_matrices=False, compute_uv=True,
+                                     subset_by_index=subset_by_index, algorithm=algorithm)
+    if compute_uv and full_matrices and A.shape[-2] != A.shape[-1]:
+        raise NotImplementedError(
+            "Singular value decomposition JVP not implemented for full matrices")
+    dA = ad.instantiate_zeros(dA)
+    # JAX computes under default_matmul_precision("float32"): every product at HIGHEST
+    mm = functools.partial(matmul, precision=lax.Precision.HIGHEST)
+    Ut, V = _H(U), _H(Vt)
+    s_dim = s[..., None, :]
+    dS = mm(mm(Ut, dA), V)
+    ds = _extract_diagonal(dS.real)
+    if not compute_uv:
+        return (s,), (ds,)
+    s_diffs = (s_dim + _T(s_dim)) * (s_dim - _T(s_dim))   # s[j]² - s[i]²
+    s_diffs_zeros = lax.expand_dims(_lax_eye(s.dtype, s.shape[-1]), range(s_diffs.ndim - 2))
+    F = 1 / (s_diffs + s_diffs_zeros) - s_diffs_zeros
+    dSS = s_dim.astype(A.dtype) * dS        # dS diag(s)
+    SdS = _T(s_dim.astype(A.dtype)) * dS    # diag(s) dS
+    s_zeros = (s == 0).astype(s.dtype)
+    s_inv = 1 / (s + s_zeros) - s_zeros
+    s_inv_mat = _construct_diagonal(s_inv)
+    dUdV_diag = .5 * (dS - _H(dS)) * s_inv_mat.astype(A.dtype)
+    dU = mm(U, F.astype(A.dtype) * (dSS + _H(dSS)) + dUdV_diag)
+    dV = mm(V, F.astype(A.dtype) * (SdS + _H(SdS)))
+    m, n = A.shape[-2:]
+    if m > n:
+        dAV = mm(dA, V)
+        dU = dU + (dAV - mm(U, mm(Ut, dAV))) / s_dim.astype(A.dtype)
+    if n > m:
+        dAHU = mm(_H(dA), U)
+        dV = dV + (dAHU - mm(V, mm(Vt, dAHU))) / s_dim.astype(A.dtype)
+    return (s, U, Vt), (ds, dU, _H(dV))
+
+
+ad.jvp_rules[lax_linalg.svd_p] = _svd_jvp
+
+
 # ---------------------------------------------------------------- powers and ranks
 @inner_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
