@@ -24,8 +24,6 @@ _DIAGONAL = ("det of a 4x4 goes through slogdet's LU, whose diagonal JAX takes w
 KNOWN_DIFFERENCES: dict[str, str] = {
     "jaxpr:det[4x4]": _DIAGONAL, "jaxpr:det[4x4][grad]": _DIAGONAL,
     "jaxpr:det[4x4][jit]": _DIAGONAL,
-    "jaxpr:lax.lu[grad]": "JAX's LU JVP handles rectangular matrices (pads L and U, adds a "
-                          "0x0 eye) and permutes with a gather; edujax's is for square ones",
     "jaxpr:multi_dot": "multi_dot is one jnp.einsum as in JAX, but edujax's einsum puts a "
                        "three-operand contraction's dot_general operands in another order",
 }
@@ -83,6 +81,8 @@ def _eigvecs(a):
     ("svd[complex][s]", lambda a: jnp.linalg.svd(a, compute_uv=False), _C),
     ("svd[complex][u]", lambda a: jnp.abs(jnp.linalg.svd(a, full_matrices=False)[0]) ** 2,
      _C[:, :2]),
+    ("lu[complex]", lambda a: lax.linalg.lu(a)[0], _C),
+    ("lu[batch]", lambda a: lax.linalg.lu(a)[0], np.stack([_A, _A.T])),
     ("triangular_solve[complex]", lambda a: lax.linalg.triangular_solve(
         a, jnp.ones((3, 2)) * (1 + 1j), left_side=True, lower=True, conjugate_a=True,
         transpose_a=True), np.tril(_C)),

@@ -8,10 +8,13 @@ the front and bind again.
 
 What makes them interesting is differentiation. A factorization is not built
 from elementwise pieces, so its JVP rule is a small piece of matrix calculus:
-each rule below differentiates the defining identity (``A = L Lᵀ``, ``A V = V Λ``,
-``A = U S Vᵀ``, ...) and solves for the tangents of the factors. The rules are
-written with lax operations (and with ``triangular_solve``), so they are
-themselves traceable, differentiable again, and transposable for reverse mode.
+each rule differentiates the defining identity (``A = L Lᴴ``, ``A V = V Λ``,
+``A = U S Vᴴ``, ...) and solves for the tangents of the factors, for real and complex
+matrices. The rules are written with traceable operations, so they are differentiable
+again and transposable for reverse mode. Those of cholesky, triangular_solve and qr are
+below, in lax operations; JAX writes those of lu, eigh, eig and svd with array
+operations (indexing, ``@``, a linear solve), so edujax registers them in jnp.linalg
+(edujax/numpy/linalg.py), where those exist, and the printed jaxprs match JAX's.
 
 Primitives: ``cholesky``, ``lu``, ``triangular_solve``, ``qr``, ``eigh``, ``eig``, ``svd``.
 """
@@ -25,7 +28,7 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
+from edujax.lax.base import (convert_element_type, expand_dims, full,
                              reshape, transpose)
 from edujax.lax.complex_numbers import conj, real
 from edujax.lax.dot import dot_general
@@ -393,34 +396,8 @@ core.abstract_eval_rules[lu_p] = _lu_abstract_eval
 core.impl_rules[lu_p] = _lu_impl
 
 
-def permutation_matrix(perm: Any, dtype) -> Any:
-    """The matrix P with (P @ A) = A[perm]: P[i, j] = 1 where perm[i] == j."""
-    shape = _aval(perm).shape
-    full = shape + (shape[-1],)
-    cols = broadcasted_iota(np.int32, full, len(full) - 1)
-    rows = broadcast_in_dim(perm, full, tuple(range(len(shape))))
-    return convert_element_type(eq(rows, cols), dtype)
-
-
-def _lu_jvp(primals, tangents):
-    """Differentiate P A = L U: P dA = dL U + L dU, so L⁻¹ P dA U⁻¹ = L⁻¹dL + dU U⁻¹:
-    the strictly lower part of the left side gives L⁻¹dL, the upper part dU U⁻¹."""
-    (a,), (da,) = primals, tangents
-    lu, pivots, perm = lu_p.bind(a)
-    zeros = [ad.Zero.from_value(pivots), ad.Zero.from_value(perm)]
-    if type(da) is ad.Zero:
-        return [lu, pivots, perm], [ad.Zero.from_value(lu)] + zeros
-    dtype = _aval(a).dtype
-    L = add(tril(lu, -1), _eye_like(lu))
-    U = triu(lu)
-    pda = _matmul(permutation_matrix(perm, dtype), da)
-    la = triangular_solve(L, pda, left_side=True, lower=True, unit_diagonal=True)
-    la = triangular_solve(U, la, left_side=False, lower=False)
-    dlu = add(_matmul(L, tril(la, -1)), _matmul(triu(la), U))
-    return [lu, pivots, perm], [dlu] + zeros
-
-
-ad.jvp_rules[lu_p] = _lu_jvp
+# lu's JVP rule is written, as JAX writes it, with array operations (a gather to permute
+# the rows): it is registered in jnp.linalg.
 _batch_at_front(lu_p)
 
 

@@ -751,6 +751,46 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index,
 ad.jvp_rules[lax_linalg.svd_p] = _svd_jvp
 
 
+# ---------------------------------------------------------------- lu's derivative
+def _lu_jvp_inner(lu: Any, a_dot: Any, permutation: Any) -> Any:
+    """One matrix: P A = L U gives P dA = dL U + L dU, so L⁻¹ P dA U⁻¹ = L⁻¹dL + dU U⁻¹;
+    dL = L tril(L⁻¹ P dA U⁻¹, -1) and dU = triu(L⁻¹ P dA U⁻¹) U. (Written for an m x n
+    ``a`` as JAX's is, L and U padded to squares; edujax's lu factors square ones.)"""
+    m, n = np.shape(a_dot)
+    dtype = a_dot.dtype
+    k = builtins.min(m, n)
+    zero = np.zeros((), lu.dtype)
+    l_padding = [(0, 0, 0), (0, m - k, 0)]
+    l = lax.pad(lax_linalg.tril(lu[:, :k], -1), zero, l_padding)
+    l = l + _lax_eye(dtype, m)
+    u_eye = lax.pad(_lax_eye(dtype, n - k), zero, ((k, 0, 0), (k, 0, 0)))
+    u_padding = [(0, n - k, 0), (0, 0, 0)]
+    u = lax.pad(lax_linalg.triu(lu[:k, :]), zero, u_padding) + u_eye
+    la = lax_linalg.triangular_solve(l, a_dot[permutation], left_side=True, transpose_a=False,
+                                     lower=True, unit_diagonal=True)
+    lau = lax_linalg.triangular_solve(u, la, left_side=False, transpose_a=False, lower=False)
+    # (JAX multiplies under default_matmul_precision("highest"))
+    l_dot = matmul(l, lax_linalg.tril(lau, -1), precision=lax.Precision.HIGHEST)
+    u_dot = matmul(lax_linalg.triu(lau), u, precision=lax.Precision.HIGHEST)
+    return l_dot + u_dot
+
+
+def _lu_jvp(primals, tangents):
+    a, = primals
+    a_dot, = tangents
+    lu, pivots, permutation = lax_linalg.lu_p.bind(a)
+    zeros = [ad.Zero.from_value(pivots), ad.Zero.from_value(permutation)]
+    if type(a_dot) is ad.Zero:
+        return [lu, pivots, permutation], [ad.Zero.from_value(lu)] + zeros
+    lu_dot_fun = _lu_jvp_inner
+    for _ in np.shape(a)[:-2]:
+        lu_dot_fun = vmap(lu_dot_fun)
+    return [lu, pivots, permutation], [lu_dot_fun(lu, a_dot, permutation)] + zeros
+
+
+ad.jvp_rules[lax_linalg.lu_p] = _lu_jvp
+
+
 # ---------------------------------------------------------------- powers and ranks
 @inner_jit(static_argnames=("n",))
 def matrix_power(a: Any, n: int) -> Any:
