@@ -289,3 +289,22 @@ jaxpr("lax.eigh", "lax.linalg.eigh", SPD)
 jaxpr("lax.svd", "lax.linalg.svd", M3)
 jaxpr("lax.triangular_solve[grad_b]",
       "jax.grad(lambda b: jnp.sum(lax.linalg.triangular_solve(" + TRI + ", b, lower=True)))", M3)
+
+# ---------------------------------------------------------------- jax.scipy.linalg
+CASES["jaxpr:scipy.solve"] = ("jsl = jax.scipy.linalg\n"
+                              f"out = str(make_jaxpr(lambda a: jsl.solve(a, a[0]))({M3}))")
+CASES["jaxpr:scipy.lu_solve"] = ("jsl = jax.scipy.linalg\n"
+                                 f"out = str(make_jaxpr(lambda a: jsl.lu_solve(jsl.lu_factor(a), "
+                                 f"a[0]))({M3}))")
+CASES["jaxpr:scipy.cho_solve"] = ("jsl = jax.scipy.linalg\n"
+                                  f"out = str(make_jaxpr(lambda a: jsl.cho_solve(jsl.cho_factor(a), "
+                                  f"a[0]))({M3}))")
+CASES["jaxpr:scipy.solve_triangular"] = (
+    "jsl = jax.scipy.linalg\n"
+    f"out = str(make_jaxpr(lambda a: jsl.solve_triangular(a, a[0], lower=True))({TRI}))")
+CASES["jaxpr:scipy.inv"] = ("jsl = jax.scipy.linalg\n"
+                            f"out = str(make_jaxpr(jsl.inv)({M3}))")
+CASES["jaxpr:scipy.det"] = ("jsl = jax.scipy.linalg\n"
+                            f"out = str(make_jaxpr(jsl.det)({M3}))")
+CASES["jaxpr:scipy.lu"] = ("jsl = jax.scipy.linalg\n"
+                           f"out = str(make_jaxpr(jsl.lu)({M3}))")
