@@ -21,13 +21,7 @@ from edujax.test_util import check_grads
 CASES = load("fidelity_linalg_recorded.json")
 _DIAGONAL = ("det of a 4x4 goes through slogdet's LU, whose diagonal JAX takes with its inner "
              "jnp.diagonal jit (a platform-dependent gather); edujax's jnp.diagonal slices")
-_SCIPY_JITS = ("jax.scipy.linalg wraps its functions in inner jits (_cholesky, _cho_solve, "
-               "_solve_triangular, _solve, _lu, lu_factor, lu_solve) and lu_solve uses "
-               "lu_pivots_to_permutation; edujax's scipy.linalg calls the same lax pieces "
-               "without them")
 KNOWN_DIFFERENCES: dict[str, str] = {
-    **{f"jaxpr:scipy.{fn}": _SCIPY_JITS
-       for fn in ("solve", "lu_solve", "cho_solve", "solve_triangular", "lu")},
     "jaxpr:det[4x4]": _DIAGONAL, "jaxpr:det[4x4][grad]": _DIAGONAL,
     "jaxpr:det[4x4][jit]": _DIAGONAL,
     "jaxpr:multi_dot": "multi_dot is one jnp.einsum as in JAX, but edujax's einsum puts a "

@@ -401,6 +401,54 @@ core.impl_rules[lu_p] = _lu_impl
 _batch_at_front(lu_p)
 
 
+# ``lu_pivots_to_permutation``: LAPACK's pivots (row i was swapped with row pivots[i] at
+# step i) replayed on 0, 1, ..., n-1: the row order of P A. (JAX computes this inside
+# its LU's lowering too, which is how ``lu`` returns both.)
+def _pivots_abstract_eval(pivots: ShapedArray, *, permutation_size: int) -> ShapedArray:
+    if pivots.dtype != np.dtype(np.int32):
+        raise TypeError(f"lu_pivots_to_permutation requires pivots of type int32, "
+                        f"got {pivots.dtype}")
+    return ShapedArray(pivots.shape[:-1] + (permutation_size,), np.dtype(np.int32))
+
+
+def _pivots_impl(pivots: np.ndarray, *, permutation_size: int) -> np.ndarray:
+    flat = pivots.reshape((-1, pivots.shape[-1]))
+    perm = np.tile(np.arange(permutation_size, dtype=np.int32), (flat.shape[0], 1))
+    rows = np.arange(flat.shape[0])
+    for i in range(flat.shape[-1]):   # swap entries i and pivots[i], in every matrix at once
+        j = flat[:, i]
+        perm[rows, i], perm[rows, j] = perm[rows, j], perm[rows, i].copy()
+    return perm.reshape(pivots.shape[:-1] + (permutation_size,))
+
+
+lu_pivots_to_permutation_p = Primitive("lu_pivots_to_permutation")
+core.abstract_eval_rules[lu_pivots_to_permutation_p] = _pivots_abstract_eval
+core.impl_rules[lu_pivots_to_permutation_p] = _pivots_impl
+
+
+def _pivots_jvp(primals, tangents, **params):
+    """Integers: the tangent is zero."""
+    out = lu_pivots_to_permutation_p.bind(*primals, **params)
+    return out, ad.Zero.from_value(out)
+
+
+ad.jvp_rules[lu_pivots_to_permutation_p] = _pivots_jvp
+
+
+def _pivots_batch(args, dims, *, permutation_size):
+    (pivots,), (d,) = args, dims
+    return lu_pivots_to_permutation_p.bind(batching.moveaxis(pivots, d, 0),
+                                           permutation_size=permutation_size), 0
+
+
+batching.batching_rules[lu_pivots_to_permutation_p] = _pivots_batch
+
+
+def lu_pivots_to_permutation(pivots: Any, permutation_size: int) -> Any:
+    """The permutation (row order) that the LU pivots ``pivots`` describe."""
+    return lu_pivots_to_permutation_p.bind(pivots, permutation_size=int(permutation_size))
+
+
 def lu(x: Any):
     """(lu, pivots, permutation) with x[permutation] = L @ U (see above)."""
     return tuple(lu_p.bind(x))
