@@ -308,3 +308,16 @@ CASES["jaxpr:scipy.det"] = ("jsl = jax.scipy.linalg\n"
                             f"out = str(make_jaxpr(jsl.det)({M3}))")
 CASES["jaxpr:scipy.lu"] = ("jsl = jax.scipy.linalg\n"
                            f"out = str(make_jaxpr(jsl.lu)({M3}))")
+CASES["value:lax.lu_pivots_to_permutation"] = (
+    "out = lax.linalg.lu_pivots_to_permutation(jnp.array([[2, 2, 2], [1, 2, 2]], jnp.int32), 4)")
+CASES["jaxpr:lax.lu_pivots_to_permutation[vmap]"] = (
+    "out = str(make_jaxpr(jax.vmap(lambda p: lax.linalg.lu_pivots_to_permutation(p, 3)))"
+    "(jnp.array([[2, 2, 2], [1, 2, 2]], jnp.int32)))")
+value("scipy.lu_solve[matrix]", f"jax.scipy.linalg.lu_solve(jax.scipy.linalg.lu_factor({M4}), "
+      f"{M4}[:, :2], trans=1)")
+value("scipy.lu_solve[batch]", f"jax.vmap(lambda a: jax.scipy.linalg.lu_solve("
+      f"jax.scipy.linalg.lu_factor(a), a[0]))({B3})")
+value("scipy.solve[pos][grad]", f"jax.grad(lambda a: jnp.sum(jax.scipy.linalg.solve(a, {V3}, "
+      f"assume_a='pos')))({M3})")
+value("scipy.cho_solve[matrix]", f"jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor({M3}, "
+      f"lower=True), {M3})")
