@@ -342,21 +342,6 @@ def _unravel_array_into_pytree(tree: Any, axis: int, example: Any, arr: Any,
         for part, shape, leaf in zip(parts, shapes, leaves)])
 
 
-class _BasisLayout:
-    """The sharding JAX's basis cast sets (edujax has no layouts: it only stands for one).
-
-    A cast that sets a sharding is not a no-op, so staging records it even when the dtype
-    and weak type do not change (a cast that changes nothing is otherwise forwarded: see
-    ``forwarding_rules`` in interpreters/partial_eval.py). The printer hides the parameter.
-    """
-
-    def __repr__(self) -> str:
-        return "_BasisLayout()"
-
-
-_BASIS_LAYOUT = _BasisLayout()
-
-
 def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
     """A Jacobian block with the dtype and weak type of ``example`` (JAX's rule: the
     output's for jacfwd, the input's for jacrev), its real part if only ``x`` is complex."""
@@ -364,9 +349,18 @@ def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
     if core.get_aval(x).dtype.kind == "c" and dtype.kind != "c":
         x = lax.real(x)
     if always:
+        # NB: JAX's cast here carries the sharding of the basis it split, one that differs
+        # from the block's, so staging keeps even a cast to the same dtype (it forwards only
+        # a cast with no sharding, or the array's own). The marker does the same here.
         return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
-                                               sharding=_BASIS_LAYOUT)
+                                               sharding=_BASIS_SHARDING)
     return lax._convert_element_type(x, dtype, weak)
+
+
+# The sharding JAX's basis cast sets (edujax has no shardings: this only stands for one). A
+# cast that sets a sharding is not a no-op, so staging records it even when the dtype and
+# weak type do not change (see ``forwarding_rules``); the printer hides the parameter.
+_BASIS_SHARDING = "P(None, None, None)"  # what JAX's spec prints as; never read otherwise
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,

@@ -25,7 +25,7 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
-from edujax.pretty import pp_eqn_default, pp_eqn_rules
+from edujax.pretty import label_only_names, pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
 
@@ -95,6 +95,7 @@ def _make_call_primitive(name: str) -> Primitive:
     core.impl_rules[prim] = _call_impl
     ad.partial_eval_rules[prim] = _inline_partial_eval
     pp_eqn_rules[prim] = _pp_name_first
+    label_only_names.add(prim)
     return prim
 
 

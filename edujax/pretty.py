@@ -263,7 +263,8 @@ def pp_jaxpr_skeleton(jaxpr: Jaxpr, ctx: PpContext) -> Any:
 def jaxprs_in_params(params: dict) -> list[Jaxpr]:
     out = []
     for v in params.values():
-        for item in (v if type(v) is tuple else (v,)):
+        # (any tuple, as in JAX: custom_linear_solve's _LinearSolveTuple of four jaxprs too)
+        for item in (v if isinstance(v, tuple) else (v,)):
             if isinstance(item, ClosedJaxpr):
                 out.append(item.jaxpr)
             elif isinstance(item, Jaxpr):
@@ -271,7 +272,10 @@ def jaxprs_in_params(params: dict) -> list[Jaxpr]:
     return out
 
 
-_NAME_NOT_A_PARAM = {"custom_jvp_call", "custom_vjp_call"}
+# Primitives whose ``name`` param is only a label for the reader: JAX's custom_jvp_call and
+# custom_vjp_call have no such param, their pp rules read it from the body's debug info, so
+# it does not name their sub-jaxprs when those are hoisted (they print as ``let jaxpr = ...``).
+label_only_names: set = set()
 
 
 def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
@@ -284,9 +288,7 @@ def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
         jaxpr = queue.pop(0)
         counts[jaxpr] = counts.get(jaxpr, 0) + 1 + (jaxpr is not top and len(jaxpr.eqns) > 10)
         for eqn in jaxpr.eqns:
-            # (a custom_jvp/vjp call prints a name, but JAX's has no ``name`` param: its
-            # shared call_jaxpr is just ``jaxpr``)
-            name = None if eqn.primitive.name in _NAME_NOT_A_PARAM else eqn.params.get("name")
+            name = None if eqn.primitive in label_only_names else eqn.params.get("name")
             for sub in jaxprs_in_params(eqn.params):
                 queue.append(sub)
                 if isinstance(name, str):

@@ -17,14 +17,10 @@ import recorded
 
 CASES = recorded.load("jnp_inner_recorded.json")
 
-_LSTSQ = ("polyfit solves with jnp.linalg.lstsq: JAX's is an inner _lstsq jit (rcond traced, "
-          "where(rcond < 0, eps, rcond), a copy, HIGHEST-precision dots); edujax's lstsq differs")
 _WHILE_VMAP = ("vmap of a while_loop whose predicate is batched: JAX 0.10 keeps one loop with a "
                "batched predicate (cond_jaxpr returns bool[2]); edujax reduces it with "
                "reduce_or and selects in the body")
 KNOWN_DIFFERENCES: dict[str, str] = {
-    **{f"polyfit{t}": _LSTSQ for t in ("", "[jit]", "[vmap]", "[grad]", "[w]", "[2d]",
-                                      "[full]", "[cov]")},
     "gcd[vmap]": _WHILE_VMAP, "lcm[vmap]": _WHILE_VMAP,
     "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
                      "the constvars come in creation order (fweights first); edujax makes "

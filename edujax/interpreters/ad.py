@@ -24,8 +24,9 @@ from typing import Any, Callable
 from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
-from edujax.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer, trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
+from edujax.interpreters.partial_eval import (DynamicJaxprTrace, DynamicJaxprTracer, dce_jaxpr,
+                                              trace_to_jaxpr)
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 
 # Rule tables, filled in by the primitive modules (edujax/lax/*):
 #   jvp_rules[p](primals, tangents, **params) -> (primal_out, tangent_out)
@@ -285,7 +286,21 @@ def linearize_flat(fun: Callable, primals: list) -> tuple[list, ClosedJaxpr, lis
     with core.set_current_trace(trace.staging):
         tangents_out = [instantiate_zeros(t) if type(t) is Zero else t
                         for t in tangents_out]
-    return primals_out, trace.staging.to_jaxpr(tangents_out), out_avals
+    return primals_out, _dce(trace.staging.to_jaxpr(tangents_out)), out_avals
+
+
+def _dce(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """The linear jaxpr without dead equations, and the residuals they alone read: e.g. a
+    jit's tangent outputs nobody uses, and so its inputs only they needed (JAX's tangent
+    trace eliminates dead code as it finishes, ``auto_dce``)."""
+    j = closed.jaxpr
+    jaxpr, _ = dce_jaxpr(j, [True] * len(j.outvars))
+    read = {v for e in jaxpr.eqns for v in e.invars if type(v) is Var}
+    read |= {v for v in jaxpr.outvars if type(v) is Var}
+    kept = [(v, c) for v, c in zip(jaxpr.constvars, closed.consts) if v in read]
+    jaxpr = Jaxpr([v for v, _ in kept], jaxpr.invars, jaxpr.outvars, jaxpr.eqns,
+                  jaxpr.debug_info)
+    return ClosedJaxpr(jaxpr, [c for _, c in kept])
 
 
 # ------------------------------------------------------------------ transposition

@@ -30,11 +30,17 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 # constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
 const_fold_rules: dict[Primitive, Callable] = {}
 
-# Forwarding: an equation that would only hand back its input (a cast to the dtype the
-# value already has, a broadcast to the shape it already has) is not recorded at all; its
-# output *is* its input (JAX's pe.forwarding_rules). A rule looks at the first input's aval
-# and the params, and says whether the equation is such a no-op.
-forwarding_rules: dict[Primitive, Callable[..., bool]] = {}
+# Forwarding: rules that recognize an equation whose output is one of its inputs unchanged
+# (a convert_element_type to the dtype it already has, a broadcast_in_dim to the shape it
+# already has). Staging records no equation for it, and the output *is* that input, as in
+# JAX (pe.forwarding_rules). A rule takes (input avals, params) and returns, for each
+# output, the index of the input it forwards, or None.
+forwarding_rules: dict[Primitive, Callable] = {}
+
+# Dead-code elimination of equations that carry a jaxpr (JAX's pe.dce_rules): a rule takes
+# the equation and which of its outputs are used, and returns which inputs it still needs
+# and the equation to keep in its place (None: drop it). Filled by jit (edujax/jit/).
+dce_rules: dict[Primitive, Callable] = {}
 
 
 class DebugInfo(NamedTuple):
@@ -140,8 +146,9 @@ def _literal_value(x: Any) -> Any:
 class DynamicJaxprTrace(core.Trace):
     """Records every primitive applied while it is current into a growing jaxpr."""
 
-    def __init__(self, debug_info: Any = None):
+    def __init__(self, debug_info: Any = None, forwarding: bool = True):
         self.debug_info = debug_info
+        self.forwarding = forwarding  # drop the equations that only pass an input on?
         self.eqns: list[JaxprEqn] = []
         self.invars: list[Var] = []
         self.var_of: dict[int, Var] = {}    # id(tracer) -> Var
@@ -193,18 +200,28 @@ class DynamicJaxprTrace(core.Trace):
                 return self.new_literal(folded, core.abstract_eval(
                     prim, [core.get_aval(a) for a in args], params))
         invars = [self.to_atom(a) for a in args]
+        forwarded = self._forwarded(prim, args, invars, params)
+        if forwarded is not None:
+            return forwarded
         out_avals = core.abstract_eval(prim, [v.aval for v in invars], params)
         if not prim.multiple_results:
             out_avals = [out_avals]
-        forward = forwarding_rules.get(prim)
-        if forward is not None and self._owns(args[0]) and forward(invars[0].aval, **params):
-            return args[0]
         outs = [self._new_tracer(a) for a in out_avals]
         self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
         return outs if prim.multiple_results else outs[0]
 
     def _owns(self, x: Any) -> bool:
         return isinstance(x, DynamicJaxprTracer) and x._trace is self
+
+    def _forwarded(self, prim, args, invars, params) -> Any:
+        """The input an equation would only pass on (see ``forwarding_rules``), or None."""
+        rule = forwarding_rules.get(prim) if self.forwarding else None
+        if rule is None or prim.multiple_results:
+            return None
+        i, = rule([v.aval for v in invars], **params)
+        if i is None or type(invars[i]) is not Var:
+            return None
+        return args[i]
 
     def to_jaxpr(self, outs: list) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]
@@ -255,14 +272,50 @@ def hoist_tracer_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
 
 
 def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
-                   debug_info: Any = None) -> tuple[ClosedJaxpr, Any]:
+                   debug_info: Any = None, forwarding: bool = True) -> tuple[ClosedJaxpr, Any]:
     """Run ``fun`` (flat arrays in, flat list out) on tracers; return its ClosedJaxpr.
 
     The second result is whatever ``fun`` returned besides the flat outputs
     (``fun`` returns ``(outs, aux)``); jit and make_jaxpr pass the output tree there.
+    ``forwarding=False`` keeps the equations that only pass an input on (JAX's
+    linear_transpose traces that way: their transposes then show, a reduce_sum over no axes).
     """
-    trace = DynamicJaxprTrace(debug_info)
+    trace = DynamicJaxprTrace(debug_info, forwarding)
     args = [trace.new_arg(a) for a in in_avals]
     with core.set_current_trace(trace):
         outs, aux = fun(*args)
     return trace.to_jaxpr(outs), aux
+
+
+# ---------------------------------------------------------------------- dead-code elimination
+def _has_effects(eqn: JaxprEqn) -> bool:
+    """An equation kept for what it does: no outputs (a print), or a callback."""
+    return not eqn.outvars or "callback" in eqn.primitive.name
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: list[bool],
+              prune_inputs: bool = False) -> tuple[Jaxpr, list[bool]]:
+    """``jaxpr`` without the equations no used output depends on (and, inside each jit, the
+    same pruning: ``dce_rules``); with ``prune_inputs``, without the inputs nothing reads.
+    Returns the new jaxpr and which inputs are used. JAX runs this on every linearized
+    (tangent) jaxpr; so does edujax's ``linearize``."""
+    live = {v for v, used in zip(jaxpr.outvars, used_outputs) if used and type(v) is Var}
+    kept = []
+    for eqn in reversed(jaxpr.eqns):
+        used = [v in live for v in eqn.outvars]
+        rule = dce_rules.get(eqn.primitive)
+        if rule is not None:
+            used_inputs, new_eqn = rule(eqn, used)
+            if new_eqn is None:
+                continue
+            live.update(v for v, u in zip(eqn.invars, used_inputs) if u and type(v) is Var)
+            kept.append(new_eqn)
+        elif any(used) or _has_effects(eqn):
+            live.update(v for v in eqn.invars if type(v) is Var)
+            kept.append(eqn)
+    used_inputs = [v in live for v in jaxpr.invars]
+    invars = [v for v, u in zip(jaxpr.invars, used_inputs) if u] if prune_inputs \
+        else jaxpr.invars
+    outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
+    return Jaxpr(jaxpr.constvars, invars, outvars, kept[::-1], jaxpr.debug_info), used_inputs
+

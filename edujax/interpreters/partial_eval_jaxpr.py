@@ -112,9 +112,10 @@ def _literals_as_tracers(jaxpr: Jaxpr, known_trace: Any) -> Jaxpr:
         if type(v) is Literal and not np.shape(v.val) and v.val == 0:
             return Literal(known_trace.new_literal(v.val, v.aval), v.aval)
         return v
+    # (an output that is a literal stays one: on the unknown side, as an instantiated tangent
+    # output, JAX writes it there inline rather than passing it as a residual)
     eqns = [eqn.replace(invars=[atom(v) for v in eqn.invars]) for eqn in jaxpr.eqns]
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, [atom(v) for v in jaxpr.outvars], eqns,
-                 jaxpr.debug_info)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns, jaxpr.debug_info)
 
 
 def _residuals_as_inputs(closed: ClosedJaxpr) -> ClosedJaxpr:

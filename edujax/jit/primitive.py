@@ -15,9 +15,9 @@ from edujax import core, inner_jit, nan_checks
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import dce_jaxpr, dce_rules, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, run_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -101,6 +101,12 @@ inner_jit.stage_jit_call = _stage_inner_jit_call
 _derived: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# How many of a JVP jaxpr's outputs (the last ones) are tangents. Linearizing, JAX computes
+# every tangent on the tangent side, even one known already (a custom rule's zeros_like):
+# partial evaluation is told to put them on the unknown side too.
+_tangent_outputs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _memoized(jaxpr: ClosedJaxpr, key: tuple, compute: Any) -> Any:
     per_jaxpr = _derived.setdefault(jaxpr, {})
     if key not in per_jaxpr:
@@ -116,6 +122,7 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
     nonzeros = [type(t) is not ad.Zero for t in tangents]
     jvp_jaxpr, out_nonzeros = _memoized(jaxpr, ("jvp", tuple(nonzeros)),
                                         lambda: ad.jvp_jaxpr(jaxpr, nonzeros))
+    _tangent_outputs[jvp_jaxpr] = sum(out_nonzeros)
     args = [*primals, *[t for t in tangents if type(t) is not ad.Zero]]
     outs = jit_p.bind(*args, jaxpr=jvp_jaxpr, name=name,
                       donated_invars=(False,) * len(args), inline=False, keep_unused=False)
@@ -138,14 +145,17 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
-    split, known, unknown, in_fwd = _memoized(jaxpr, ("partial_eval", tuple(unknowns)),
-                                              lambda: _split_jaxpr(jaxpr, unknowns))
+    split, known, unknown, in_fwd, out_fwd = _memoized(
+        jaxpr, ("partial_eval", tuple(unknowns)), lambda: _split_jaxpr(jaxpr, unknowns))
     known_args = [x for x, uk in zip(args, unknowns) if not uk]
     unknown_args = [x for x, uk in zip(args, unknowns) if uk]
     num_known_out = split.out_unknowns.count(False)
     with core.set_current_trace(trace.parent):
         outs = iter(_stage_jit_call(known, known_args, name))
-    known_outs_res = [known_args[f] if f is not None else next(outs) for f in in_fwd]
+    known_outs_res = [known_args[f] if f is not None else None if g is not None else next(outs)
+                      for f, g in zip(in_fwd, out_fwd)]
+    known_outs_res = [known_outs_res[g] if g is not None else x
+                      for x, g in zip(known_outs_res, out_fwd)]
     known_outs = known_outs_res[:num_known_out]
     computed = iter(known_outs_res[num_known_out:])
     residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
@@ -158,90 +168,51 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
 
 
 def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
+    n_tangents = _tangent_outputs.get(jaxpr, 0)
+    n_out = len(jaxpr.out_avals)
+    instantiate = [i >= n_out - n_tangents for i in range(n_out)]
     split = _drop_unused_residuals(partial_eval_jaxpr(
-        jaxpr, unknowns, forward=[not uk for uk in unknowns], literal_residuals=True))
-    # Known outputs that are just known inputs passed through are not jit outputs either.
-    in_fwd = _forwarded_inputs(split.known.jaxpr, split.out_unknowns.count(False))
-    known = _prune_outputs(split.known, [f is None for f in in_fwd])
-    return split, known, split.unknown, in_fwd
+        jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
+        literal_residuals=True))
+    # Known outputs that are just known inputs passed through are not jit outputs either,
+    # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
+    num_known_out = split.out_unknowns.count(False)
+    in_fwd = _forwarded_inputs(split.known.jaxpr, num_known_out)
+    outvars = split.known.jaxpr.outvars
+    position = {v: i for i, v in enumerate(outvars[:num_known_out])
+                if type(v) is Var and in_fwd[i] is None}
+    out_fwd = [None] * num_known_out + [position.get(v) if type(v) is Var else None
+                                        for v in outvars[num_known_out:]]
+    known = _prune_outputs(split.known, [f is None and g is None
+                                         for f, g in zip(in_fwd, out_fwd)])
+    return split, known, split.unknown, in_fwd, out_fwd
 
 
 def _drop_unused_residuals(split: Any) -> Any:
-    """Neither half keeps an equation nobody needs, as in JAX (ad.linearize_jaxpr runs
-    dce_jaxpr on both). Residuals the unknown jaxpr never reads are neither computed nor
-    passed: e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves
-    location indicators nobody needs; and a JVP rule's dead zeros (select_n's, when every
-    case has a tangent) vanish from the known jit."""
+    """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
+    e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
+    indicators nobody needs, and an inner jit whose tangent outputs go unused needs fewer
+    residuals (``dce_jaxpr`` prunes it). The known jaxpr then loses the equations only they
+    needed, and any other dead one (a primal computed by a JVP rule and never used)."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
-    unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
-    used = [v in live for v in unknown.invars[:n_res]]
+    pruned, used_inputs = dce_jaxpr(unknown, [True] * len(unknown.outvars))
+    used = used_inputs[:n_res]
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
-                    + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)
+                    + unknown.invars[n_res:], unknown.outvars, pruned.eqns, unknown.debug_info)
     known = split.known.jaxpr
     num_known_out = split.out_unknowns.count(False)
     computed_used = [u for u, f in zip(used, split.res_forwarded) if f is None]
     outvars = known.outvars[:num_known_out] + [
         v for v, u in zip(known.outvars[num_known_out:], computed_used) if u]
-    known = Jaxpr(known.constvars, known.invars, outvars, _live_eqns(known.eqns, outvars)[0],
-                  known.debug_info)
+    known = dce_jaxpr(Jaxpr(known.constvars, known.invars, outvars, known.eqns,
+                            known.debug_info), [True] * len(outvars))[0]
     return split._replace(
         known=ClosedJaxpr(known, split.known.consts),
         unknown=ClosedJaxpr(unknown, split.unknown.consts),
         res_avals=[a for a, u in zip(split.res_avals, used) if u],
         res_forwarded=[f for f, u in zip(split.res_forwarded, used) if u])
-
-
-def _live_eqns(eqns: list, outvars: list) -> tuple[list, set]:
-    """The equations the outputs need, and those without outputs (prints, callbacks: they
-    are there for what they do); with the set of variables they read."""
-    live = {v for v in outvars if type(v) is Var}
-    kept = []
-    for eqn in reversed(eqns):
-        if _is_effectful(eqn) or any(v in live for v in eqn.outvars):
-            if eqn.primitive is jit_p:
-                eqn = _pruned_jit(eqn, [v in live for v in eqn.outvars])
-            kept.append(eqn)
-            live.update(v for v in eqn.invars if type(v) is Var)
-    return kept[::-1], live
-
-
-def _pruned_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> JaxprEqn:
-    """A jit equation cut down to the outputs used, and to the inputs its cut-down body
-    still reads (JAX's dce rule for jit: its ``keep_unused=False`` lets it drop them)."""
-    closed = eqn.params["jaxpr"]
-    body, used_inputs = _memoized(closed, ("dce", tuple(used_outputs)),
-                                  lambda: _dce_body(closed, used_outputs))
-    if body is closed:
-        return eqn
-    keep = lambda xs, used: [x for x, u in zip(xs, used) if u]  # noqa: E731
-    params = dict(eqn.params, jaxpr=body,
-                  donated_invars=tuple(keep(eqn.params["donated_invars"], used_inputs)))
-    return eqn.replace(invars=keep(eqn.invars, used_inputs),
-                       outvars=keep(eqn.outvars, used_outputs), params=params)
-
-
-def _dce_body(closed: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list]:
-    j = closed.jaxpr
-    outvars = [v for v, u in zip(j.outvars, used_outputs) if u]
-    eqns, live = _live_eqns(j.eqns, outvars)
-    used_inputs = [v in live for v in j.invars]
-    invars = [v for v, u in zip(j.invars, used_inputs) if u]
-    if len(eqns) == len(j.eqns) and all(used_inputs) and all(used_outputs):
-        return closed, used_inputs
-    return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, eqns, j.debug_info),
-                       closed.consts), used_inputs
-
-
-def _is_effectful(eqn: JaxprEqn) -> bool:
-    """An equation without outputs is there for what it does (a print, a callback), unless
-    it is a jit with nothing such inside: e.g. a jit whose only output was forwarded away."""
-    if eqn.outvars:
-        return False
-    if eqn.primitive is not jit_p:
-        return True
-    return any(_is_effectful(e) for e in eqn.params["jaxpr"].jaxpr.eqns)
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:
@@ -308,6 +279,36 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
 ad.jvp_rules[jit_p] = _jit_jvp
 ad.partial_eval_rules[jit_p] = _jit_partial_eval
 ad.transpose_rules[jit_p] = _jit_transpose
+
+
+# ---------------------------------------------------------------------- dead-code elimination
+# In a linearized jaxpr, a jit's tangent outputs may go unused (grad of a function that reads
+# one output of a jit with several). Like JAX (pjit's DCE rule), the jit then loses those
+# outputs, the equations of its body only they needed, and the inputs (residuals) only those
+# equations read: its transpose is called with fewer values.
+def _jit_dce(eqn, used_outputs: list[bool]) -> tuple[list[bool], Any]:
+    if not any(used_outputs):
+        return [False] * len(eqn.invars), None
+    body = eqn.params["jaxpr"]
+    pruned, used_inputs = _memoized(body, ("dce", tuple(used_outputs)),
+                                    lambda: _dce_body(body, used_outputs))
+    if pruned is body:
+        return used_inputs, eqn
+    params = dict(eqn.params, jaxpr=pruned, donated_invars=tuple(
+        d for d, u in zip(eqn.params["donated_invars"], used_inputs) if u))
+    return used_inputs, eqn.replace(
+        invars=[v for v, u in zip(eqn.invars, used_inputs) if u],
+        outvars=[v for v, u in zip(eqn.outvars, used_outputs) if u], params=params)
+
+
+def _dce_body(body: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list[bool]]:
+    jaxpr, used_inputs = dce_jaxpr(body.jaxpr, used_outputs, prune_inputs=True)
+    if all(used_outputs) and all(used_inputs) and len(jaxpr.eqns) == len(body.jaxpr.eqns):
+        return body, used_inputs
+    return ClosedJaxpr(jaxpr, body.consts), used_inputs
+
+
+dce_rules[jit_p] = _jit_dce
 
 
 def _jit_batch(args, dims, *, jaxpr, name, **params):

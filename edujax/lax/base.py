@@ -87,9 +87,10 @@ ad.defjvp2(convert_element_type_p, _convert_jvp)
 ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
 batching.defvectorized(convert_element_type_p)
-# a cast to the dtype and weak type the value already has is not staged (JAX does the same)
-forwarding_rules[convert_element_type_p] = lambda x, *, new_dtype, weak_type, sharding: (
-    x.dtype == new_dtype and x.weak_type == weak_type and sharding is None)
+# a cast to the dtype and weak type x already has stages no equation: the output is x
+forwarding_rules[convert_element_type_p] = lambda avals, *, new_dtype, weak_type, sharding: [
+    0 if (avals[0].dtype, avals[0].weak_type, sharding) == (new_dtype, weak_type, None)
+    else None]
 
 
 # ---------------------------------------------------------------- stage
@@ -152,9 +153,6 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
 
 
 ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
-# a broadcast to the shape the value already has is not staged (JAX does the same)
-forwarding_rules[broadcast_in_dim_p] = lambda x, *, shape, broadcast_dimensions, sharding: (
-    tuple(shape) == x.shape and sharding is None)
 
 
 def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):
@@ -166,6 +164,9 @@ def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding
 
 
 batching.batching_rules[broadcast_in_dim_p] = _broadcast_in_dim_batch
+# a broadcast to the shape x already has stages no equation: the output is x
+forwarding_rules[broadcast_in_dim_p] = lambda avals, *, shape, broadcast_dimensions, sharding: [
+    0 if tuple(shape) == avals[0].shape and sharding is None else None]
 pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
                                                hide_if_empty=("broadcast_dimensions",))
 

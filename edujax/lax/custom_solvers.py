@@ -19,17 +19,18 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+import numpy as np
+
 from edujax import core
 from edujax.core import Primitive
 from edujax.custom_derivatives import custom_jvp
 from edujax.interpreters import ad, batching
+from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
-from edujax.lax.base import full_like
 from edujax.lax.control_flow.tracing import _trace
 from edujax.lax.special import stop_gradient
 from edujax.tree_util import tree_flatten, tree_structure, tree_unflatten
-from edujax.vmap import vmap
 
 
 class _LinearSolveTuple(NamedTuple):
@@ -73,14 +74,14 @@ def _linear_solve_jvp(primals, tangents, *, const_lengths, jaxprs):
     x = linear_solve_p.bind(*primals, const_lengths=const_lengths, jaxprs=jaxprs)
     params, _ = _split(primals, const_lengths)
     params_dot, b_dot = _split(tangents, const_lengths)
-    b_dot = [ad.instantiate_zeros(t) for t in b_dot]
     if all(type(t) is ad.Zero for t in params_dot.matvec):
         rhs = b_dot
     else:
         matvec_at_x = lambda *consts: _run(jaxprs.matvec, [*consts, *x])  # noqa: E731
         consts_dot = [ad.instantiate_zeros(t) for t in params_dot.matvec]
         _, dA_x = ad.jvp_flat(matvec_at_x, list(params.matvec), consts_dot)
-        rhs = [ew.sub(db, d) for db, d in zip(b_dot, dA_x)]
+        rhs = [ad.add_tangents(db, ew.neg(d)) for db, d in zip(b_dot, dA_x)]
+    rhs = [ad.instantiate_zeros(t) for t in rhs]
     flat_params = [p for group in params for p in group]
     x_dot = linear_solve_p.bind(*flat_params, *rhs, const_lengths=const_lengths, jaxprs=jaxprs)
     return x, x_dot
@@ -101,16 +102,54 @@ def _linear_solve_transpose(cts, *args, const_lengths, jaxprs):
 
 
 def _linear_solve_batch(args, dims, *, const_lengths, jaxprs):
-    """vmap runs the solver's own jaxpr under vmap (the derivative structure of the
-    batched solve is then that of the solver itself)."""
-    outs = vmap(lambda *xs: _linear_solve_impl_traced(xs, const_lengths, jaxprs),
-                in_axes=tuple(dims))(*args)
-    return list(outs), [0] * len(outs)
-
-
-def _linear_solve_impl_traced(args, const_lengths, jaxprs):
+    """Batch all four jaxprs and solve once. Which parts of x and b are batched must agree
+    across them (solve and vecmat map b to x, matvec and transpose_solve x to b), so the
+    batched sets grow until nothing changes (JAX's fixpoint)."""
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
     params, b = _split(args, const_lengths)
-    return tuple(_run(jaxprs.solve, [*params.solve, *b]))
+    params_dims, b_dims = _split(dims, const_lengths)
+    params_bat = _LinearSolveTuple(*[[d is not None for d in ds] for ds in params_dims])
+    orig_b_bat = [d is not None for d in b_dims]
+    matvec, vecmat, solve, solve_t = jaxprs
+    b_bat, x_bat = orig_b_bat, [False] * len(solve.out_avals)
+    for _ in range(1 + len(orig_b_bat) + len(solve.out_avals)):
+        solve_b, solve_x_bat = _batch(solve, size, params_bat.solve + b_bat, x_bat)
+        if vecmat is None:
+            vecmat_b, x_bat_out = None, solve_x_bat
+        else:
+            vecmat_b, vecmat_x_bat = _batch(vecmat, size, params_bat.vecmat + b_bat, b_bat)
+            x_bat_out = [v or s for v, s in zip(vecmat_x_bat, solve_x_bat)]
+        matvec_b, matvec_b_bat = _batch(matvec, size, params_bat.matvec + x_bat_out, b_bat)
+        if solve_t is None:
+            solve_t_b, b_bat_out = None, [m or o for m, o in zip(matvec_b_bat, orig_b_bat)]
+        else:
+            solve_t_b, solve_t_b_bat = _batch(solve_t, size, params_bat.transpose_solve
+                                              + x_bat_out, x_bat_out)
+            b_bat_out = [m or s or o for m, s, o in zip(matvec_b_bat, solve_t_b_bat,
+                                                        orig_b_bat)]
+        if x_bat_out == x_bat and b_bat_out == b_bat:
+            break
+        x_bat, b_bat = x_bat_out, b_bat_out
+    else:
+        raise AssertionError("custom_linear_solve batching: fixed point not reached")
+    batched = _LinearSolveTuple(matvec_b, vecmat_b, solve_b, solve_t_b)
+    new_params = [batching.moveaxis(x, d, 0) if d is not None and d != 0 else x
+                  for x, d in zip([p for ps in params for p in ps],
+                                  [d for ds in params_dims for d in ds])]
+    new_b = [batching.broadcast(x, size, 0) if now and not was else
+             batching.moveaxis(x, d, 0) if now and d != 0 else x
+             for x, d, was, now in zip(b, b_dims, orig_b_bat, b_bat)]
+    outs = linear_solve_p.bind(*new_params, *new_b, const_lengths=const_lengths,
+                               jaxprs=batched)
+    return outs, [0 if bat else None for bat in solve_x_bat]
+
+
+def _batch(closed, size: int, in_batched: list, instantiate: list) -> tuple:
+    """``closed`` batched (at dimension 0) in the inputs marked, and which outputs are
+    batched: those that depend on a batched input, and those ``instantiate`` forces."""
+    in_dims = [0 if b else batching.not_mapped for b in in_batched]
+    jaxpr, out_dims = batching.batch_jaxpr(closed, size, in_dims, instantiate=instantiate)
+    return jaxpr, [d is not batching.not_mapped for d in out_dims]
 
 
 ad.jvp_rules[linear_solve_p] = _linear_solve_jvp
@@ -119,16 +158,19 @@ batching.batching_rules[linear_solve_p] = _linear_solve_batch
 
 
 def _transpose_function(matvec: Callable, b: Any) -> Callable:
-    """``vecmat``: the transpose of the linear function ``matvec``. For a linear function
-    the VJP at any point *is* the transpose; we take it at zero."""
+    """``vecmat``: the transpose of the linear function ``matvec``, as JAX's
+    ``linear_transpose`` builds it: trace matvec once (keeping even the equations that only
+    pass a value on), then run that jaxpr backwards with the transpose rules."""
     b_flat, tree = tree_flatten(b)
+    avals = [core.get_aval(x) for x in b_flat]
 
     def matvec_flat(*xs):
-        return tree_flatten(matvec(tree_unflatten(tree, list(xs))))[0]
+        return tree_flatten(matvec(tree_unflatten(tree, list(xs))))[0], None
+    closed, _ = trace_to_jaxpr(matvec_flat, avals, forwarding=False)
 
     def vecmat(y):
-        _, pullback = ad.vjp_flat(matvec_flat, [full_like(x, 0) for x in b_flat])
-        cts = pullback(tree_flatten(y)[0])
+        undefined = [ad.UndefinedPrimal(a) for a in avals]
+        cts = ad.backward_pass(closed.jaxpr, list(closed.consts), undefined, tree_flatten(y)[0])
         return tree_unflatten(tree, [ad.instantiate_zeros(ct) for ct in cts])
     return vecmat
 

@@ -8,10 +8,13 @@ the front and bind again.
 
 What makes them interesting is differentiation. A factorization is not built
 from elementwise pieces, so its JVP rule is a small piece of matrix calculus:
-each rule below differentiates the defining identity (``A = L Lᵀ``, ``A V = V Λ``,
-``A = U S Vᵀ``, ...) and solves for the tangents of the factors. The rules are
-written with lax operations (and with ``triangular_solve``), so they are
-themselves traceable, differentiable again, and transposable for reverse mode.
+each rule differentiates the defining identity (``A = L Lᴴ``, ``A V = V Λ``,
+``A = U S Vᴴ``, ...) and solves for the tangents of the factors, for real and complex
+matrices. The rules are written with traceable operations, so they are differentiable
+again and transposable for reverse mode. Those of cholesky, triangular_solve and qr are
+below, in lax operations; JAX writes those of lu, eigh, eig and svd with array
+operations (indexing, ``@``, a linear solve), so edujax registers them in jnp.linalg
+(edujax/numpy/linalg.py), where those exist, and the printed jaxprs match JAX's.
 
 Primitives: ``cholesky``, ``lu``, ``triangular_solve``, ``qr``, ``eigh``, ``eig``, ``svd``.
 """
@@ -25,12 +28,17 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
-                             transpose)
+from edujax.lax.base import (convert_element_type, expand_dims, full,
+                             reshape, transpose)
 from edujax.lax.complex_numbers import conj, real
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
-from edujax.lax.shape import broadcasted_iota
+from edujax.lax.precision import Precision
+from edujax.lax.shape import broadcasted_iota, concatenate, squeeze
+from edujax.lax.shape import slice as slice_
+
+
+_HIGHEST = (Precision.HIGHEST, Precision.HIGHEST)
 
 
 # ================================================================ helpers (lax only)
@@ -45,15 +53,30 @@ def _T(x: Any) -> Any:
 
 
 def _H(x: Any) -> Any:
-    """The conjugate transpose (the plain transpose of a real matrix)."""
+    """The conjugate transpose (the transpose of a real matrix)."""
     return conj(_T(x)) if _aval(x).dtype.kind == "c" else _T(x)
 
 
-def _matmul(a: Any, b: Any) -> Any:
+def _real(x: Any) -> Any:
+    """The real part of a complex array, as an array of the same (complex) dtype."""
+    if _aval(x).dtype.kind != "c":
+        return x
+    return convert_element_type(real(x), _aval(x).dtype)
+
+
+def _mm(a: Any, b: Any) -> Any:
+    """``a @ b`` as JAX's rules write it on arrays (jnp.matmul: the result's dtype named)."""
+    nb = _aval(a).ndim - 2
+    batch = tuple(range(nb))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)),
+                       preferred_element_type=_aval(a).dtype)
+
+
+def _matmul(a: Any, b: Any, precision: Any = None) -> Any:
     """``a @ b`` for batches of matrices with the same leading dimensions."""
     nb = _aval(a).ndim - 2
     batch = tuple(range(nb))
-    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (batch, batch)), precision=precision)
 
 
 def _zeros_like(x: Any) -> Any:
@@ -61,27 +84,28 @@ def _zeros_like(x: Any) -> Any:
     return full(aval.shape, 0, aval.dtype)
 
 
-def _triangle_mask(shape: tuple, k: int, lower: bool) -> Any:
-    """True on and below diagonal ``k`` (``lower``), or on and above it."""
+def _lower_mask(shape: tuple, k: int) -> Any:
+    """True on and below diagonal ``k`` (JAX's ``lax._tri``)."""
     rows = add(broadcasted_iota(np.int32, shape, len(shape) - 2), np.int32(k))
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
-    return ge(rows, cols) if lower else ge(cols, rows)
+    return ge(rows, cols)
 
 
 def tril(x: Any, k: int = 0) -> Any:
     """Keep the entries on and below diagonal ``k``; zero the rest."""
-    return select(_triangle_mask(_aval(x).shape, k, True), x, _zeros_like(x))
+    return select(_lower_mask(_aval(x).shape, k), x, _zeros_like(x))
 
 
 def triu(x: Any, k: int = 0) -> Any:
-    """Keep the entries on and above diagonal ``k``; zero the rest."""
-    return select(_triangle_mask(_aval(x).shape, k, False), x, _zeros_like(x))
+    """Keep the entries on and above diagonal ``k``; zero the rest (zero what is on and
+    below diagonal ``k - 1``, as JAX writes it)."""
+    return select(_lower_mask(_aval(x).shape, k - 1), _zeros_like(x), x)
 
 
 def _eye_like(x: Any) -> Any:
-    """Identity matrices with ``x``'s shape and dtype."""
+    """Identity matrices with ``x``'s shape and dtype (as JAX's ``lax._eye`` prints)."""
     aval = _aval(x)
-    rows = broadcasted_iota(np.int32, aval.shape, aval.ndim - 2)
+    rows = add(broadcasted_iota(np.int32, aval.shape, aval.ndim - 2), np.int32(0))
     cols = broadcasted_iota(np.int32, aval.shape, aval.ndim - 1)
     return convert_element_type(eq(rows, cols), aval.dtype)
 
@@ -146,19 +170,17 @@ core.impl_rules[cholesky_p] = _cholesky_impl
 def _cholesky_jvp(primals, tangents):
     """Differentiate A = L Lᴴ: dA = dL Lᴴ + L dLᴴ, so L⁻¹ dA L⁻ᴴ = L⁻¹dL + (L⁻¹dL)ᴴ.
     L⁻¹dL is lower triangular, so it is the lower half of the Hermitian left side,
-    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ). (ᴴ is ᵀ for a real matrix.)"""
+    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ) (Murray 2016, as JAX)."""
     (x,), (dx,) = primals, tangents
-    L = cholesky_p.bind(x)
+    L = tril(cholesky_p.bind(x))
     if type(dx) is ad.Zero:
         return L, dx
-    solve = partial(triangular_solve, L, lower=True, transpose_a=False, conjugate_a=False,
-                    unit_diagonal=False)
-    complex_ = _aval(x).dtype.kind == "c"  # (JAX's triangular_solve drops it for reals)
-    tmp = solve(dx, left_side=False, transpose_a=True, conjugate_a=complex_)  # dA L⁻ᴴ
-    tmp = solve(tmp, left_side=True)                                          # L⁻¹ dA L⁻ᴴ
-    eye = _eye_like(x)
-    phi = mul(tril(tmp), sub(np.ones((), _aval(x).dtype), mul(eye, np.array(0.5, _aval(x).dtype))))
-    return L, _matmul(L, phi)
+    tmp = triangular_solve(L, dx, left_side=False, transpose_a=True, conjugate_a=True,
+                           lower=True)                                  # dA L⁻ᴴ
+    tmp = triangular_solve(L, tmp, left_side=True, transpose_a=False, lower=True)  # L⁻¹ dA L⁻ᴴ
+    dtype = _aval(x).dtype
+    phi = div(tril(tmp), add(np.ones((), dtype), _eye_like(x)))         # halve the diagonal
+    return L, _matmul(L, phi, precision=_HIGHEST)
 
 
 ad.jvp_rules[cholesky_p] = _cholesky_jvp
@@ -232,46 +254,105 @@ core.impl_rules[triangular_solve_p] = _triangular_solve_impl
 
 
 def _triangular_solve_jvp(primals, tangents, **params):
-    """x = op(a)⁻¹ b is linear in b; in a, d(a⁻¹) = -a⁻¹ da a⁻¹, so
-    dx = op(a)⁻¹ (db - op(da) x)   (left side), and similarly on the right."""
+    """x = op(a)⁻¹ b is linear in b, so db gives op(a)⁻¹ db. In a, d(a⁻¹) = -a⁻¹ da a⁻¹:
+    dx = -op(a)⁻¹ op(da) x (left side), taking the cheaper order of the two products."""
     (a, b), (da, db) = primals, tangents
     x = triangular_solve_p.bind(a, b, **params)
     dx = None
-    if type(db) is not ad.Zero:
-        dx = triangular_solve_p.bind(a, db, **params)
     if type(da) is not ad.Zero:
-        k = (-1 if params["lower"] else 1) if params["unit_diagonal"] else 0
-        da = tril(da, k) if params["lower"] else triu(da, k)
-        if params["transpose_a"]:
-            da = _T(da)
-        rhs = _matmul(da, x) if params["left_side"] else _matmul(x, da)
-        term = neg(triangular_solve_p.bind(a, rhs, **params))
-        dx = term if dx is None else add(dx, term)
+        dx = _triangular_solve_jvp_a(da, x, a, b, **params)
+    if type(db) is not ad.Zero:
+        term = triangular_solve(a, db, **params)
+        dx = term if dx is None else ad.add_tangents(dx, term)
     return x, (ad.Zero.from_value(x) if dx is None else dx)
+
+
+def _triangular_solve_jvp_a(g_a, ans, a, b, *, left_side, lower, transpose_a, conjugate_a,
+                            unit_diagonal):
+    m, n = _aval(b).shape[-2:]
+    k = 1 if unit_diagonal else 0
+    g_a = tril(g_a, -k) if lower else triu(g_a, k)   # only the triangle a solve reads
+    g_a = neg(g_a)
+    g_a = _T(g_a) if transpose_a else g_a
+    g_a = conj(g_a) if conjugate_a else g_a
+    dot = partial(_matmul, precision=(Precision.HIGHEST, Precision.HIGHEST))
+
+    def a_inverse(rhs):
+        return triangular_solve(a, rhs, left_side=left_side, lower=lower,
+                                transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                unit_diagonal=unit_diagonal)
+    # a solve costs about what a product costs: do the cheaper order
+    if left_side:
+        return a_inverse(dot(g_a, ans)) if m > n else dot(a_inverse(g_a), ans)
+    return a_inverse(dot(ans, g_a)) if m < n else dot(ans, a_inverse(g_a))
 
 
 def _triangular_solve_transpose(ct, a, b, **params):
     """Linear in b: the transpose of ``b -> op(a)⁻¹ b`` is ``ct -> op(a)⁻ᵀ ct``."""
-    assert not ad.is_undefined_primal(a)
+    assert not ad.is_undefined_primal(a) and ad.is_undefined_primal(b)
     if type(ct) is ad.Zero:
-        return [None, ct]
+        return [None, ad.Zero(b.aval)]
     params = dict(params, transpose_a=not params["transpose_a"])
-    return [None, triangular_solve_p.bind(a, ct, **params)]
+    return [None, triangular_solve(a, ct, **params)]
+
+
+def _triangular_solve_batch(args, dims, **params):
+    """With a shared ``a`` (the common case: one factorization, many right-hand sides), the
+    batch of b's becomes more columns (left side) or rows of one b: a single solve. Otherwise
+    both batch dimensions go to the front."""
+    (a, b), (ba, bb) = args, dims
+    if ba is None:
+        shape = _aval(b).shape
+        if params["left_side"]:
+            b = batching.moveaxis(b, bb, len(shape) - 1)
+            shape = _aval(b).shape
+            b_flat = reshape(b, shape[:-2] + (shape[-2] * shape[-1],))
+            bdim_out = len(shape) - 1
+        else:
+            b = batching.moveaxis(b, bb, len(shape) - 2)
+            shape = _aval(b).shape
+            b_flat = reshape(b, shape[:-3] + (shape[-3] * shape[-2], shape[-1]))
+            bdim_out = len(shape) - 2
+        out_flat = triangular_solve(a, b_flat, **params)
+        return reshape(out_flat, shape), bdim_out
+    size = np.shape(a)[ba]
+    a = batching.bdim_at_front(a, ba, size)
+    b = batching.bdim_at_front(b, bb, size)
+    return triangular_solve(a, b, **params), 0
 
 
 ad.jvp_rules[triangular_solve_p] = _triangular_solve_jvp
 ad.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
-_batch_at_front(triangular_solve_p)
+batching.batching_rules[triangular_solve_p] = _triangular_solve_batch
 
 
 def triangular_solve(a: Any, b: Any, *, left_side: bool = False, lower: bool = False,
                      transpose_a: bool = False, conjugate_a: bool = False,
                      unit_diagonal: bool = False) -> Any:
     """Solve ``op(a) @ x = b`` (``left_side``) or ``x @ op(a) = b`` for triangular ``a``
-    (JAX's defaults: right side, upper triangle)."""
-    return triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
-                                   transpose_a=transpose_a, conjugate_a=conjugate_a,
-                                   unit_diagonal=unit_diagonal)
+    (JAX's defaults: right side, upper triangle). A ``b`` with one dimension less than
+    ``a`` is one vector."""
+    conjugate_a = conjugate_a and _aval(a).dtype.kind == "c"
+    singleton = np.ndim(b) == np.ndim(a) - 1
+    if singleton:
+        b = expand_dims(b, (-1 if left_side else -2,))
+    out = triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
+                                  transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                  unit_diagonal=unit_diagonal)
+    if singleton:
+        out = _take0(out, -1 if left_side else -2)
+    return out
+
+
+def _take0(x: Any, axis: int) -> Any:
+    """``x[..., 0]`` (axis -1) or ``x[..., 0, :]`` (axis -2), as JAX's indexing prints it:
+    a slice, then a squeeze."""
+    shape = _aval(x).shape
+    axis %= len(shape)
+    limit = tuple(1 if i == axis else d for i, d in enumerate(shape))
+    if limit != shape:
+        x = slice_(x, (0,) * len(shape), limit)
+    return squeeze(x, (axis,))
 
 
 # ================================================================ lu
@@ -315,35 +396,57 @@ core.abstract_eval_rules[lu_p] = _lu_abstract_eval
 core.impl_rules[lu_p] = _lu_impl
 
 
-def permutation_matrix(perm: Any, dtype) -> Any:
-    """The matrix P with (P @ A) = A[perm]: P[i, j] = 1 where perm[i] == j."""
-    shape = _aval(perm).shape
-    full = shape + (shape[-1],)
-    cols = broadcasted_iota(np.int32, full, len(full) - 1)
-    rows = broadcast_in_dim(perm, full, tuple(range(len(shape))))
-    return convert_element_type(eq(rows, cols), dtype)
-
-
-def _lu_jvp(primals, tangents):
-    """Differentiate P A = L U: P dA = dL U + L dU, so L⁻¹ P dA U⁻¹ = L⁻¹dL + dU U⁻¹:
-    the strictly lower part of the left side gives L⁻¹dL, the upper part dU U⁻¹."""
-    (a,), (da,) = primals, tangents
-    lu, pivots, perm = lu_p.bind(a)
-    zeros = [ad.Zero.from_value(pivots), ad.Zero.from_value(perm)]
-    if type(da) is ad.Zero:
-        return [lu, pivots, perm], [ad.Zero.from_value(lu)] + zeros
-    dtype = _aval(a).dtype
-    L = add(tril(lu, -1), _eye_like(lu))
-    U = triu(lu)
-    pda = _matmul(permutation_matrix(perm, dtype), da)
-    la = triangular_solve(L, pda, left_side=True, lower=True, unit_diagonal=True)
-    la = triangular_solve(U, la, left_side=False, lower=False)
-    dlu = add(_matmul(L, tril(la, -1)), _matmul(triu(la), U))
-    return [lu, pivots, perm], [dlu] + zeros
-
-
-ad.jvp_rules[lu_p] = _lu_jvp
+# lu's JVP rule is written, as JAX writes it, with array operations (a gather to permute
+# the rows): it is registered in jnp.linalg.
 _batch_at_front(lu_p)
+
+
+# ``lu_pivots_to_permutation``: LAPACK's pivots (row i was swapped with row pivots[i] at
+# step i) replayed on 0, 1, ..., n-1: the row order of P A. (JAX computes this inside
+# its LU's lowering too, which is how ``lu`` returns both.)
+def _pivots_abstract_eval(pivots: ShapedArray, *, permutation_size: int) -> ShapedArray:
+    if pivots.dtype != np.dtype(np.int32):
+        raise TypeError(f"lu_pivots_to_permutation requires pivots of type int32, "
+                        f"got {pivots.dtype}")
+    return ShapedArray(pivots.shape[:-1] + (permutation_size,), np.dtype(np.int32))
+
+
+def _pivots_impl(pivots: np.ndarray, *, permutation_size: int) -> np.ndarray:
+    flat = pivots.reshape((-1, pivots.shape[-1]))
+    perm = np.tile(np.arange(permutation_size, dtype=np.int32), (flat.shape[0], 1))
+    rows = np.arange(flat.shape[0])
+    for i in range(flat.shape[-1]):   # swap entries i and pivots[i], in every matrix at once
+        j = flat[:, i]
+        perm[rows, i], perm[rows, j] = perm[rows, j], perm[rows, i].copy()
+    return perm.reshape(pivots.shape[:-1] + (permutation_size,))
+
+
+lu_pivots_to_permutation_p = Primitive("lu_pivots_to_permutation")
+core.abstract_eval_rules[lu_pivots_to_permutation_p] = _pivots_abstract_eval
+core.impl_rules[lu_pivots_to_permutation_p] = _pivots_impl
+
+
+def _pivots_jvp(primals, tangents, **params):
+    """Integers: the tangent is zero."""
+    out = lu_pivots_to_permutation_p.bind(*primals, **params)
+    return out, ad.Zero.from_value(out)
+
+
+ad.jvp_rules[lu_pivots_to_permutation_p] = _pivots_jvp
+
+
+def _pivots_batch(args, dims, *, permutation_size):
+    (pivots,), (d,) = args, dims
+    return lu_pivots_to_permutation_p.bind(batching.moveaxis(pivots, d, 0),
+                                           permutation_size=permutation_size), 0
+
+
+batching.batching_rules[lu_pivots_to_permutation_p] = _pivots_batch
+
+
+def lu_pivots_to_permutation(pivots: Any, permutation_size: int) -> Any:
+    """The permutation (row order) that the LU pivots ``pivots`` describe."""
+    return lu_pivots_to_permutation_p.bind(pivots, permutation_size=int(permutation_size))
 
 
 def lu(x: Any):
@@ -372,28 +475,43 @@ core.impl_rules[qr_p] = _qr_impl
 
 
 def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
-    """Differentiate A = Q R (A tall, reduced QR): Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of
-    a skew-Hermitian and an upper-triangular matrix; split it by its strictly lower part.
-    (For complex A the diagonal's imaginary part belongs to Qᴴ dQ too, as in JAX.)"""
+    """Differentiate A = Q R (see ``_thin_qr_jvp``). A wide A = [A1 A2] is factored as
+    A1 = Q R1 (square) and R2 = Qᴴ A2, so dR2 = dQᴴ A2 + Qᴴ dA2."""
     (x,), (dx,) = primals, tangents
     q, r = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
-    m, n = _aval(x).shape[-2:]
     if type(dx) is ad.Zero:
         return [q, r], [ad.Zero.from_value(q), ad.Zero.from_value(r)]
-    if m < n or (full_matrices and m != n):
-        raise NotImplementedError(
-            "Unimplemented case of QR decomposition derivative")
+    shape = _aval(x).shape
+    m, n = shape[-2:]
+    if m < n:
+        cols = partial(_columns, shape=shape)
+        dq, dr1 = _thin_qr_jvp(q, cols(r, 0, m), cols(dx, 0, m))
+        dr2 = add(_matmul(_H(dq), cols(x, m, n)), _matmul(_H(q), cols(dx, m, n)))
+        return [q, r], [dq, concatenate([dr1, dr2], len(shape) - 1)]
+    if full_matrices and m != n:
+        raise NotImplementedError("Unimplemented case of QR decomposition derivative")
+    return [q, r], list(_thin_qr_jvp(q, r, dx))
+
+
+def _columns(x: Any, start: int, stop: int, *, shape: tuple) -> Any:
+    """``x[..., :, start:stop]``."""
+    return slice_(x, (0,) * len(shape), shape[:-1] + (stop,)) if start == 0 else \
+        slice_(x, (0,) * (len(shape) - 1) + (start,), _aval(x).shape[:-1] + (stop,))
+
+
+def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple:
+    """A = Q R with A tall: Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of a skew-Hermitian and an
+    upper-triangular matrix; split it by its strictly lower part. For complex A the
+    diagonal's imaginary part belongs to the skew-Hermitian one (R's diagonal is real);
+    JAX writes that correction for real A too (where it is zero), and so do we."""
     dx_rinv = triangular_solve(r, dx)                     # dA R⁻¹
-    qt_dx_rinv = _matmul(_H(q), dx_rinv)
+    qt_dx_rinv = _mm(_H(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
     domega = sub(lower, _H(lower))                        # Qᴴ dQ, skew-Hermitian
-    if _aval(x).dtype.kind == "c":
-        imag_diagonal = sub(qt_dx_rinv, convert_element_type(real(qt_dx_rinv),
-                                                             _aval(x).dtype))
-        domega = add(domega, mul(_eye_like(qt_dx_rinv), imag_diagonal))
-    dq = add(_matmul(q, sub(domega, qt_dx_rinv)), dx_rinv)
-    dr = _matmul(sub(qt_dx_rinv, domega), r)
-    return [q, r], [dq, dr]
+    domega = add(domega, mul(_eye_like(qt_dx_rinv), sub(qt_dx_rinv, _real(qt_dx_rinv))))
+    dq = add(_mm(q, sub(domega, qt_dx_rinv)), dx_rinv)
+    dr = _mm(sub(qt_dx_rinv, domega), r)
+    return dq, dr
 
 
 ad.jvp_rules[qr_p] = _qr_jvp
@@ -431,31 +549,8 @@ core.abstract_eval_rules[eigh_p] = _eigh_abstract_eval
 core.impl_rules[eigh_p] = _eigh_impl
 
 
-def _eigh_jvp(primals, tangents, **params):
-    """First-order perturbation theory: with Vᴴ dA V =: M,
-    dw = Re diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
-    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues."""
-    (a,), (da,) = primals, tangents
-    v, w = eigh_p.bind(a, **params)
-    if type(da) is ad.Zero:
-        return [v, w], [ad.Zero.from_value(v), ad.Zero.from_value(w)]
-    shape = _aval(v).shape
-    nd = len(shape)
-    batch = tuple(range(nd - 2))
-    eye = _eye_like(v)
-    w_full = convert_element_type(w, _aval(v).dtype)       # complex, for a complex v
-    w_row = broadcast_in_dim(w_full, shape, batch + (nd - 1,))   # w[j] in every row
-    w_col = broadcast_in_dim(w_full, shape, batch + (nd - 2,))   # w[i] in every column
-    F = sub(div(np.ones((), _aval(v).dtype), add(eye, sub(w_row, w_col))), eye)
-    vt_da_v = _matmul(_H(v), _matmul(da, v))
-    dv = _matmul(v, mul(F, vt_da_v))
-    dw = reduce_sum(mul(eye, vt_da_v), (nd - 1,))
-    if _aval(v).dtype.kind == "c":
-        dw = real(dw)
-    return [v, w], [dv, dw]
-
-
-ad.jvp_rules[eigh_p] = _eigh_jvp
+# eigh's JVP rule (perturbation theory) is written, as JAX writes it, with array operations
+# (broadcasting by indexing, a gather for the diagonal): it is registered in jnp.linalg.
 _batch_at_front(eigh_p)
 
 
@@ -473,8 +568,9 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
 # The eigendecomposition of a general square matrix: A V = V diag(w), complex results
 # (a real matrix can have complex eigenvalues). Computed by NumPy's ``np.linalg.eig``
 # (LAPACK's geev, as JAX on the CPU, so the eigenvalues come in the same order).
-# Only the eigenvalues are differentiated (as JAX does unless asked to opt in); left
-# eigenvectors are not supported.
+# Its JVP rule (first-order perturbation theory, as JAX's) needs a linear solve, which
+# edujax builds in the numpy layer (``jnp.linalg``'s ``_solve``, an inner jit), so the rule
+# is registered there. NB: left eigenvectors are not supported.
 def _complex_dtype(dtype: np.dtype) -> np.dtype:
     wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
     return np.dtype(np.complex128 if wide else np.complex64)
@@ -508,43 +604,18 @@ core.impl_rules[eig_p] = _eig_impl
 _batch_at_front(eig_p)
 
 
-def _lu_solve(a: Any, b: Any) -> Any:
-    """``a⁻¹ b`` for square a (batches too) by P a = L U: two triangular solves."""
-    lu_, _, perm = lu_p.bind(a)
-    pb = _matmul(permutation_matrix(perm, _aval(a).dtype), b)
-    y = triangular_solve(lu_, pb, left_side=True, lower=True, unit_diagonal=True)
-    return triangular_solve(lu_, y, left_side=True, lower=False)
-
-
-def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors,
-             enable_eigvec_derivs, implementation):
-    """The eigenvalues of A = V diag(w) V⁻¹ move by dw = diag(V⁻¹ dA V) (first-order
-    perturbation theory, for distinct eigenvalues). The eigenvectors' derivatives are
-    refused, as in JAX: they are only defined under a normalization JAX cannot check."""
-    (a,), (da,) = primals, tangents
-    if compute_left_eigenvectors or compute_right_eigenvectors:
-        raise NotImplementedError(
-            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on "
-            "the input that JAX cannot check (see the enable_eigvec_derivs argument to "
-            "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to "
-            "opt in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
-    w, vr = eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
-    if type(da) is ad.Zero:
-        return [w], [ad.Zero.from_value(w)]
-    da = convert_element_type(da, _aval(vr).dtype)
-    # diag(V⁻¹ dA V)[i] = sum_k (V⁻¹ dA)[i, k] V[k, i]
-    return [w], [reduce_sum(mul(_lu_solve(vr, da), _T(vr)), (_aval(a).ndim - 1,))]
-
-
-ad.jvp_rules[eig_p] = _eig_jvp
-
-
 def eig(x: Any, *, compute_left_eigenvectors: bool = True,
-        compute_right_eigenvectors: bool = True) -> list:
-    """[w, (vl,) (vr,)]: the eigenvalues of a general square x, and the eigenvectors asked for."""
+        compute_right_eigenvectors: bool = True, enable_eigvec_derivs: bool = False,
+        implementation: Any = None) -> list:
+    """[w, (vl,) (vr,)]: the eigenvalues of a general square x, and the eigenvectors asked for.
+
+    The eigenvalues can always be differentiated; the eigenvectors only with
+    ``enable_eigvec_derivs=True``, an opt-in as in JAX: their derivative assumes distinct
+    eigenvalues and LAPACK's normalization (unit norm, largest component real)."""
     return eig_p.bind(x, compute_left_eigenvectors=compute_left_eigenvectors,
                       compute_right_eigenvectors=compute_right_eigenvectors,
-                      enable_eigvec_derivs=False, implementation=None)
+                      enable_eigvec_derivs=enable_eigvec_derivs,
+                      implementation=implementation)
 
 
 # ================================================================ svd
@@ -576,61 +647,9 @@ core.abstract_eval_rules[svd_p] = _svd_abstract_eval
 core.impl_rules[svd_p] = _svd_impl
 
 
-def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, algorithm):
-    """JAX's rule: with dS := Uᴴ dA V, ds = Re diag(dS); the tangents of U and V come from
-    the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a non-square A, the
-    part of dA outside the span of U (or V). A complex A adds a term for the phases of U's
-    columns: the diagonal of (dS - dSᴴ) / 2s (zero for a real A, so left out there)."""
-    (A,), (dA,) = primals, tangents
-    if full_matrices and compute_uv:
-        raise NotImplementedError(
-            "Singular value decomposition JVP not implemented for full matrices")
-    s, U, Vt = svd_p.bind(A, full_matrices=False, compute_uv=True, subset_by_index=None,
-                          algorithm=algorithm)
-    outs = [s, U, Vt] if compute_uv else [s]
-    if type(dA) is ad.Zero:
-        return outs, [ad.Zero.from_value(o) for o in outs]
-    dtype = _aval(A).dtype
-    is_complex = dtype.kind == "c"
-    V = _H(Vt)
-    dS = _matmul(_H(U), _matmul(dA, V))
-    shape = _aval(dS).shape                           # (..., k, k)
-    nd = len(shape)
-    batch = tuple(range(nd - 2))
-    eye = _eye_like(dS)
-    ds = reduce_sum(mul(eye, dS), (nd - 1,))
-    if is_complex:
-        ds = real(ds)
-    if not compute_uv:
-        return outs, [ds]
-    s_full = convert_element_type(s, dtype) if is_complex else s
-    s_row = broadcast_in_dim(s_full, shape, batch + (nd - 1,))   # s[j]
-    s_col = broadcast_in_dim(s_full, shape, batch + (nd - 2,))   # s[i]
-    one = np.ones((), dtype)
-    s_diffs = mul(add(s_row, s_col), sub(s_row, s_col))      # s[j]² - s[i]²
-    F = sub(div(one, add(s_diffs, eye)), eye)
-    dSS = mul(s_row, dS)
-    SdS = mul(s_col, dS)
-    dU_inner = mul(F, add(dSS, _H(dSS)))
-    if is_complex:  # the phases: (dS - dSᴴ) / 2s on the diagonal
-        phases = mul(mul(sub(dS, _H(dS)), np.array(0.5, dtype)), div(eye, add(s_row, sub(
-            one, eye))))
-        dU_inner = add(dU_inner, phases)
-    dU = _matmul(U, dU_inner)
-    dV = _matmul(V, mul(F, add(SdS, _H(SdS))))
-    m, n = _aval(A).shape[-2:]
-    if m > n:
-        dAV = _matmul(dA, V)
-        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_H(U), dAV))),
-                         broadcast_in_dim(s_full, _aval(dAV).shape, batch + (nd - 1,))))
-    if n > m:
-        dAHU = _matmul(_H(dA), U)
-        dV = add(dV, div(sub(dAHU, _matmul(V, _matmul(Vt, dAHU))),
-                         broadcast_in_dim(s_full, _aval(dAHU).shape, batch + (nd - 1,))))
-    return outs, [ds, dU, _H(dV)]
-
-
-ad.jvp_rules[svd_p] = _svd_jvp
+# svd's JVP rule is written, as JAX writes it, with array operations (matmuls at HIGHEST
+# precision, a gather for the diagonal, a scatter for diag(1/s)): it is registered in
+# jnp.linalg.
 _batch_at_front(svd_p)
 
 

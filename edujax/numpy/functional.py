@@ -16,7 +16,7 @@ import numpy as np
 
 from edujax import lax
 from edujax.numpy.creation import arange
-from edujax.numpy.shape_ops import expand_dims
+from edujax.numpy.shape_ops import expand_dims, squeeze
 from edujax.numpy.ufuncs import _where
 from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
                                canonicalize_shape, check_arraylike, ensure_array)
@@ -140,37 +140,84 @@ def vectorize(pyfunc: Callable, *, excluded: frozenset = frozenset(),
             full_args = [static_pos[i] if i in static_pos else next(it)
                          for i in range(len(args))]
             return pyfunc(*full_args, **static_kw, **dict(zip(kw_names, dyn[n_pos:])))
+        context = (f"on vectorized function with excluded={excluded!r} and "
+                   f"signature={signature!r}")
         return _vectorized_call(call, [ensure_array("vectorize", a) for a in dyn_args],
-                                signature)
+                                signature, context)
     return wrapped
 
 
-def _vectorized_call(func: Callable, args: list, signature: str | None) -> Any:
+def _vectorized_call(func: Callable, args: list, signature: str | None,
+                     context: str) -> Any:
+    """Check the core dimensions, then vmap ``func`` once per loop dimension of the
+    broadcast shape. As in JAX, an argument is not broadcast: its size-1 loop dimensions
+    are squeezed away and vmap gets ``None`` for them (a triangular solve with one matrix
+    and many right-hand sides then stays one matrix); a loop dimension that is 1 for every
+    argument is put back at the end with ``expand_dims``."""
     if signature is None:
-        in_core = [()] * len(args)
+        in_core, out_core = [()] * len(args), None
     else:
-        in_core, _ = _parse_gufunc_signature(signature)
-        if len(in_core) != len(args):
-            raise TypeError(f"wrong number of positional arguments: expected "
-                            f"{len(in_core)}, got {len(args)}")
+        in_core, out_core = _parse_gufunc_signature(signature)
+    if len(in_core) != len(args):
+        raise TypeError(f"wrong number of positional arguments: expected {len(in_core)}, "
+                        f"got {len(args)} {context}")
     sizes: dict[str, int] = {}
     loop_shapes = []
     for arg, core in zip(args, in_core):
-        shape = np.shape(arg)
-        if len(core) > len(shape):
-            raise ValueError(f"input with shape {shape} does not have enough dimensions for "
-                             f"all core dimensions {core}")
-        for name, size in zip(core, shape[len(shape) - len(core):]):
-            if sizes.setdefault(name, size) != size:
-                raise ValueError(f"inconsistent size for core dimension {name!r}: {size} vs "
-                                 f"{sizes[name]}")
-        loop_shapes.append(shape[:len(shape) - len(core)])
+        _check_core_dims(sizes, np.shape(arg), core, context, is_input=True)
+        loop_shapes.append(np.shape(arg)[:np.ndim(arg) - len(core)])
     loop_shape = broadcast_shapes(*loop_shapes)
-    args = [broadcast_to(a, loop_shape + np.shape(a)[len(s):])
-            for a, s in zip(args, loop_shapes)]
-    vectorized = func
-    for _ in loop_shape:
-        vectorized = vmap(vectorized)
-    return vectorized(*args)
+    if out_core is not None:
+        func = _checking_outputs(func, sizes, out_core, context)
+    squeezed, rev_filled = [], []
+    for arg, shape in zip(args, loop_shapes):
+        rev_filled.append(((1,) * (len(loop_shape) - len(shape)) + shape)[::-1])
+        squeezed.append(squeeze(arg, axis=tuple(i for i, n in enumerate(shape) if n == 1)))
+    vectorized, dims_to_expand = func, []
+    for negdim, axis_sizes in enumerate(zip(*rev_filled)):
+        in_axes = tuple(None if n == 1 else 0 for n in axis_sizes)
+        if all(axis is None for axis in in_axes):
+            dims_to_expand.append(len(loop_shape) - 1 - negdim)
+        else:
+            vectorized = vmap(vectorized, in_axes)
+    result = vectorized(*squeezed)
+    if not dims_to_expand:
+        return result
+    if isinstance(result, tuple):
+        return tuple(expand_dims(r, axis=dims_to_expand) for r in result)
+    return expand_dims(result, axis=dims_to_expand)
+
+
+def _check_core_dims(sizes: dict, shape: tuple, core: tuple, context: str, *,
+                     is_input: bool) -> None:
+    """Record the size of each named core dimension; a name seen twice must agree."""
+    if is_input and len(shape) < len(core):
+        raise ValueError(f"input with shape {shape!r} does not have enough dimensions for all "
+                         f"core dimensions {core!r} {context}")
+    if not is_input and len(shape) != len(core):
+        raise ValueError(f"output shape {shape!r} does not match core dimensions {core!r} "
+                         f"{context}")
+    for name, size in zip(core, shape[len(shape) - len(core):] if core else ()):
+        if sizes.setdefault(name, size) != size:
+            raise ValueError(f"inconsistent size for core dimension {name!r}: {size!r} vs "
+                             f"{sizes[name]!r} {context}")
+
+
+def _checking_outputs(func: Callable, sizes: dict, out_core: list, context: str) -> Callable:
+    """``func``, checking that its outputs have the core dimensions of the signature."""
+    def wrapped(*args: Any) -> Any:
+        out = func(*args)
+        shapes = [np.shape(o) for o in (out if isinstance(out, tuple) else [out])]
+        if len(out_core) > 1 and not isinstance(out, tuple):
+            raise TypeError(f"output must be a tuple when multiple outputs are expected, "
+                            f"got: {out!r}\n{context}")
+        if len(shapes) != len(out_core):
+            raise TypeError(f"wrong number of output arguments: expected {len(out_core)}, got "
+                            f"{len(shapes)} {context}")
+        seen = dict(sizes)
+        for shape, core in zip(shapes, out_core):
+            _check_core_dims(seen, shape, core, context, is_input=False)
+        return out
+    return wrapped
 
 

@@ -7,6 +7,8 @@ each solve being two triangular solves.
 """
 from __future__ import annotations
 
+import warnings
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,10 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.lax import linalg as lax_linalg
+from edujax.inner_jit import inner_jit
+from edujax.numpy.linalg import _broadcasted_matvec, _lu_solve
 from edujax.numpy.util import promote_dtypes_inexact
+from edujax.vmap import vmap
 from edujax.scipy.linalg_matrices import (circulant, companion, fiedler,  # noqa: F401
                                           fiedler_companion, hadamard, hankel, helmert,
                                           invhilbert, invpascal, leslie, pascal)
@@ -34,14 +39,18 @@ def _as_inexact(*args: Any) -> list:
 
 def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
              check_finite: bool = True) -> Any:
-    """The Cholesky factor of a symmetric positive-definite matrix: upper (Uᵀ U = a) by
-    default, as in SciPy (jnp.linalg.cholesky returns the lower one)."""
-    a, = _as_inexact(a)
+    """The Cholesky factor of a symmetric (Hermitian) positive-definite matrix: upper
+    (Uᴴ U = a) by default, as in SciPy (jnp.linalg.cholesky returns the lower one)."""
+    return _cholesky(a, lower)
+
+
+@inner_jit(static_argnames=("lower",))
+def _cholesky(a: Any, lower: bool) -> Any:
+    a, = promote_dtypes_inexact(jnp.asarray(a))
     # Only the triangle asked for is read (and differentiated): no symmetrization.
-    # NB: real matrices only (edujax has no complex numbers yet), so no conjugates.
-    factor = lax_linalg.cholesky(a if lower else jnp.swapaxes(a, -1, -2),
+    factor = lax_linalg.cholesky(a if lower else jnp.conj(jnp.matrix_transpose(a)),
                                  symmetrize_input=False)
-    return factor if lower else jnp.swapaxes(factor, -1, -2)
+    return factor if lower else jnp.conj(jnp.matrix_transpose(factor))
 
 
 def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
@@ -50,104 +59,116 @@ def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,
     return (cholesky(a, lower=lower), lower)
 
 
-def _solve_vector_or_matrix(solve: Any, b: Any) -> Any:
-    """Run ``solve`` (for matrices b) on a vector b too, as a one-column matrix."""
+def _signature(a: Any, b: Any, name: str) -> str:
+    """The gufunc signature of a solve: a vector b, or matrices (JAX's; a batch of vectors
+    in a b with a's leading dimensions is the deprecated old meaning, with JAX's warning)."""
     if b.ndim == 1:
-        return solve(b[:, None])[..., 0]
-    return solve(b)
+        return "(n,n),(n)->(n)"
+    if a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]:
+        warnings.warn(f"jax.scipy.linalg.{name}: batched 1D solves with b.ndim > 1 are "
+                      "deprecated, and in the future will be treated as a batched 2D solve. "
+                      f"Use {name}({'c_and_lower' if name == 'cho_solve' else 'a'}, "
+                      "b[..., None]).squeeze(-1) to avoid this warning.",
+                      category=FutureWarning, stacklevel=2)
+        return "(n,n),(n)->(n)"
+    return "(n,n),(n,k)->(n,k)"
 
 
 def cho_solve(c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False,
               check_finite: bool = True) -> Any:
     """x with a x = b, from ``cho_factor(a)``: solve with the factor, then its transpose."""
     c, lower = c_and_lower
-    c, b = _as_inexact(c, b)
+    return _cho_solve(c, b, lower)
 
-    def solve(b):
-        y = lax_linalg.triangular_solve(c, b, left_side=True, lower=lower,
-                                        transpose_a=not lower, conjugate_a=not lower)
-        return lax_linalg.triangular_solve(c, y, left_side=True, lower=lower,
-                                           transpose_a=lower, conjugate_a=lower)
-    return _solve_vector_or_matrix(solve, b)
+
+@inner_jit(static_argnames=("lower",))
+def _cho_solve(c: Any, b: Any, lower: bool) -> Any:
+    c, b = promote_dtypes_inexact(jnp.asarray(c), jnp.asarray(b))
+    signature = _signature(c, b, "cho_solve")
+    b = jnp.vectorize(partial(lax_linalg.triangular_solve, left_side=True, lower=lower,
+                              transpose_a=not lower, conjugate_a=not lower),
+                      signature=signature)(c, b)
+    return jnp.vectorize(partial(lax_linalg.triangular_solve, left_side=True, lower=lower,
+                                 transpose_a=lower, conjugate_a=lower),
+                         signature=signature)(c, b)
 
 
 def solve_triangular(a: Any, b: Any, trans: int | str = 0, lower: bool = False,
                      unit_diagonal: bool = False, overwrite_b: bool = False,
                      debug: Any = None, check_finite: bool = True) -> Any:
     """x with a x = b for a triangular a (``trans=1``: aᵀ x = b), by substitution."""
-    if trans in (0, "N"):
+    return _solve_triangular(a, b, trans, lower, unit_diagonal)
+
+
+@inner_jit(static_argnames=("trans", "lower", "unit_diagonal"))
+def _solve_triangular(a: Any, b: Any, trans: int | str, lower: bool,
+                      unit_diagonal: bool) -> Any:
+    if trans == 0 or trans == "N":
         transpose_a, conjugate_a = False, False
-    elif trans in (1, "T"):
+    elif trans == 1 or trans == "T":
         transpose_a, conjugate_a = True, False
-    elif trans in (2, "C"):
+    elif trans == 2 or trans == "C":
         transpose_a, conjugate_a = True, True
     else:
         raise ValueError(f"Invalid 'trans' value {trans}")
-    a, b = _as_inexact(a, b)
-    return _solve_vector_or_matrix(
-        lambda b: lax_linalg.triangular_solve(a, b, left_side=True, lower=lower,
-                                              transpose_a=transpose_a,
-                                              conjugate_a=conjugate_a,
-                                              unit_diagonal=unit_diagonal), b)
+    a, b = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(b))
+    return jnp.vectorize(partial(lax_linalg.triangular_solve, left_side=True, lower=lower,
+                                 transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                 unit_diagonal=unit_diagonal),
+                         signature=_signature(a, b, "solve_triangular"))(a, b)
 
 
+@inner_jit(static_argnames=("overwrite_a", "check_finite"))
 def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Any, Any]:
     """``(lu, piv)``: L and U packed in one matrix (L's unit diagonal left out), and the
     row swapped with row i at step i of the elimination (LAPACK's ``getrf``)."""
-    a, = _as_inexact(a)
+    a, = promote_dtypes_inexact(jnp.asarray(a))
     lu_, pivots, _ = lax_linalg.lu(a)
     return lu_, pivots
 
 
+@inner_jit(static_argnames=("trans", "overwrite_b", "check_finite"))
 def lu_solve(lu_and_piv: tuple[Any, Any], b: Any, trans: int = 0, overwrite_b: bool = False,
              check_finite: bool = True) -> Any:
-    """x with a x = b (``trans=1``: aᵀ x = b), from ``lu_factor(a)``."""
+    """x with a x = b (``trans=1``: aᵀ x = b), from ``lu_factor(a)``: the pivots become a
+    permutation, then jnp.linalg's LU solve (two triangular solves)."""
     lu_, pivots = lu_and_piv
-    m = lu_.shape[0]
-    perm = _pivots_to_permutation(pivots, m)
-    lu_, b = _as_inexact(lu_, b)
-
-    def solve(b):
-        if trans == 0:  # P a = L U, so x = U⁻¹ L⁻¹ P b
-            x = b[perm, :]
-            x = lax_linalg.triangular_solve(lu_, x, left_side=True, lower=True,
-                                            unit_diagonal=True)
-            return lax_linalg.triangular_solve(lu_, x, left_side=True, lower=False)
-        if trans in (1, 2):  # aᵀ = Uᵀ Lᵀ P, so x = Pᵀ L⁻ᵀ U⁻ᵀ b
-            conj = trans == 2
-            x = lax_linalg.triangular_solve(lu_, b, left_side=True, lower=False,
-                                            transpose_a=True, conjugate_a=conj)
-            x = lax_linalg.triangular_solve(lu_, x, left_side=True, lower=True,
-                                            unit_diagonal=True, transpose_a=True,
-                                            conjugate_a=conj)
-            return x[jnp.argsort(perm), :]
-        raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
-    return _solve_vector_or_matrix(solve, b)
+    lu_, b = promote_dtypes_inexact(jnp.asarray(lu_), jnp.asarray(b))
+    m = lu_.shape[-2]
+    perm = lax_linalg.lu_pivots_to_permutation(pivots, m)
+    if b.ndim == 1:
+        signature = "(n,n),(n),(n)->(n)"
+    elif lu_.ndim == b.ndim + 1 and lu_.shape[-1] == b.shape[-1]:
+        warnings.warn("jax.scipy.linalg.lu_solve: batched 1D solves with b.ndim > 1 are "
+                      "deprecated, and in the future will be treated as a batched 2D solve. "
+                      "Use lu_solve(lu_and_piv, b[..., None]).squeeze(-1) to avoid this "
+                      "warning.", category=FutureWarning, stacklevel=2)
+        signature = "(n,n),(n),(n)->(n)"
+    else:
+        signature = "(n,n),(n),(n,k)->(n,k)"
+    return jnp.vectorize(partial(_lu_solve, trans=trans), signature=signature)(lu_, perm, b)
 
 
-def _pivots_to_permutation(pivots: Any, m: int) -> Any:
-    """Replay the row swaps on ``arange(m)``: the row order of P a."""
-    perm = jnp.arange(m)
-    for i in range(pivots.shape[-1]):
-        j = pivots[i]
-        pi, pj = perm[i], perm[j]
-        perm = perm.at[i].set(pj).at[j].set(pi)
-    return perm
-
-
+@inner_jit(static_argnames=("permute_l", "overwrite_a", "check_finite"))
 def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
        check_finite: bool = True) -> tuple:
     """``(p, l, u)`` with a = p @ l @ u (or ``(p @ l, u)`` with ``permute_l=True``)."""
-    a, = _as_inexact(a)
+    return _lu(a, permute_l)
+
+
+@inner_jit(static_argnums=(1,))
+def _lu(a: Any, permute_l: bool) -> tuple:
+    a, = promote_dtypes_inexact(jnp.asarray(a))
     lu_, _, permutation = lax_linalg.lu(a)
+    dtype = a.dtype
     m, n = a.shape[-2:]
+    p = jnp.real(jnp.array(permutation[..., None, :]
+                           == jnp.arange(m, dtype=permutation.dtype)[:, None], dtype=dtype))
     k = min(m, n)
-    p = jnp.array(permutation[..., None] == jnp.arange(m), dtype=a.dtype)
-    p = jnp.swapaxes(p, -1, -2)
-    l_ = jnp.tril(lu_, -1)[..., :, :k] + jnp.eye(m, k, dtype=a.dtype)
+    l_ = jnp.tril(lu_, -1)[..., :, :k] + jnp.eye(m, k, dtype=dtype)
     u = jnp.triu(lu_)[..., :k, :]
     if permute_l:
-        return jnp.matmul(p, l_), u
+        return jnp.matmul(p, l_, precision=lax.Precision.HIGHEST), u
     return p, l_, u
 
 
@@ -209,9 +230,26 @@ def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
     if assume_a not in {"gen", "sym", "her", "pos"}:
         raise ValueError(f"Expected assume_a to be one of ['gen', 'sym', 'her', 'pos']; "
                          f"got {assume_a!r}")
+    return _solve(a, b, assume_a, lower)
+
+
+@inner_jit(static_argnames=("assume_a", "lower"))
+def _solve(a: Any, b: Any, assume_a: str, lower: bool) -> Any:
     if assume_a != "pos":
         return jnp.linalg.solve(a, b)
-    return cho_solve(cho_factor(a, lower=lower), b)
+    a, b = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(b))
+    if not (a.ndim >= 2 and b.ndim in [a.ndim, a.ndim - 1]
+            and a.shape[-1] == a.shape[-2] == b.shape[a.ndim - 2]):
+        raise ValueError("The arguments to solve must have shapes a=[..., m, m] and "
+                         f"b=[..., m, k] or b=[..., m]; got a={a.shape} and b={b.shape}")
+    # As jnp.linalg.solve: factor once, and differentiate through custom_linear_solve
+    factors = cho_factor(lax.stop_gradient(a), lower=lower)
+    custom_solve = partial(lax.custom_linear_solve,
+                           lambda x: _broadcasted_matvec(a, x),
+                           solve=lambda _, x: cho_solve(factors, x), symmetric=True)
+    if a.ndim == b.ndim + 1:
+        return custom_solve(b)
+    return vmap(custom_solve, b.ndim - 1, max(a.ndim, b.ndim) - 1)(b)
 
 
 def block_diag(*arrs: Any) -> Any:

@@ -153,8 +153,11 @@ def _forwarding(jaxpr: Jaxpr) -> list[int | None]:
     source: dict[Var, Var] = {v: v for v in jaxpr.invars}
     for eqn in jaxpr.eqns:
         rule = forwarding_rules.get(eqn.primitive)
-        x = eqn.invars[0] if eqn.invars else None
-        if rule is not None and type(x) is Var and rule(x.aval, **eqn.params):
+        if rule is None or eqn.primitive.multiple_results:
+            continue
+        i, = rule([v.aval for v in eqn.invars], **eqn.params)
+        x = eqn.invars[i] if i is not None else None
+        if type(x) is Var:
             source[eqn.outvars[0]] = source.get(x, x)
     index = {v: i for i, v in enumerate(jaxpr.invars)}
     return [None if type(v) is Literal else index.get(source.get(v)) for v in jaxpr.outvars]
