@@ -64,9 +64,12 @@ from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 # one jit equation in the current trace and returns its flat outputs.
 stage_jit_call: Callable[[ClosedJaxpr, list, str], list] | None = None
 
-# How many signatures each function keeps. A notebook uses a handful; the bound only keeps
-# a long-running program that traces many shapes from growing without end.
-_CACHE_SIZE = 64
+# How many signatures each function keeps (least recently used ones go first), as large as
+# JAX's trace caches: a notebook uses a handful, and the bound only keeps a long-running
+# program that traces many shapes from growing without end. Not smaller: a body evicted and
+# traced again is a new jaxpr object, while the jits traced before still hold the old one,
+# and a jaxpr printed from both would show two copies instead of one ``let``.
+_CACHE_SIZE = 4096
 
 
 def _unhashable_static(values: list) -> ValueError:
@@ -159,7 +162,9 @@ class _InnerJit:
             hit = self.cache.get(key)
         except TypeError:  # a static argument that cannot be hashed (a traced value...)
             raise _unhashable_static([v for _, v in static_args + static_kwargs]) from None
-        if hit is None:
+        if hit is not None:
+            self.cache.move_to_end(key)
+        else:
             hit = self.cache[key] = self._trace(in_tree, avals, static_args, static_kwargs)
             if len(self.cache) > _CACHE_SIZE:
                 self.cache.popitem(last=False)

@@ -6,11 +6,13 @@ JAX does (util.py) and then calls lax, so the same code runs eagerly, under
 """
 from __future__ import annotations
 
+import inspect as _inspect
 from typing import Any as _Any
 
 import numpy as _np
 
 from edujax import dtypes as _dtypes
+from edujax import nan_checks as _nan_checks
 from edujax.array import Array
 from edujax.numpy import array_methods as _array_methods  # noqa: F401  (attaches operators)
 from edujax.numpy.creation import (arange, array, asarray, empty, empty_like, eye, full,
@@ -21,6 +23,9 @@ from edujax.numpy.reductions import (all, amax, amin, any, argmax, argmin, avera
                                      cumprod, cumsum, cumulative_prod, cumulative_sum, max, mean,
                                      min, prod, ptp, std, sum, var)
 from edujax.numpy.reductions import allclose
+from edujax.numpy.jitted_in_jax import INLINE_HELPERS as _INLINE_HELPERS
+from edujax.numpy.jitted_in_jax import JITTED_IN_JAX as _JITTED_IN_JAX
+from edujax.numpy.jitted_in_jax import jitted_in_jax as _jitted_in_jax
 from edujax.numpy.scalar_types import (bool_, complex64, complex128, complex_,
                                        float16, float32, float64, float_, int8, int16, int32,
                                        int64, int_, uint8, uint16, uint32, uint64)
@@ -133,19 +138,15 @@ from edujax.numpy import linalg  # noqa: E402  (jnp.linalg; built on the names a
 def _register_jax_jits() -> None:
     """The functions JAX runs as jitted programs behave so under jax_debug_nans
     (jitted_in_jax.py, nan_checks.py); with the switch off, they only forward the call."""
-    import inspect
-
-    from edujax import nan_checks
-    from edujax.numpy.jitted_in_jax import INLINE_HELPERS, JITTED_IN_JAX, jitted_in_jax
     namespace = globals()
     wrapped: dict = {}  # one wrapper per function: aliases (divide, true_divide) stay equal
-    for name in sorted(JITTED_IN_JAX | INLINE_HELPERS):
+    for name in sorted(_JITTED_IN_JAX | _INLINE_HELPERS):
         fun = namespace.get(name)
         if fun is None or hasattr(fun, "_inner_jit"):  # (inner jits check themselves)
             continue
-        nan_checks.add_jit_bodies([inspect.unwrap(fun).__code__])
+        _nan_checks.add_jit_bodies([_inspect.unwrap(fun).__code__])
         if id(fun) not in wrapped:
-            wrapped[id(fun)] = jitted_in_jax(fun)
+            wrapped[id(fun)] = _jitted_in_jax(fun)
         namespace[name] = wrapped[id(fun)]
 
 
