@@ -4,12 +4,16 @@
 generation (``codegen.py``): the module's source text and the Python steps its driver needs.
 That part is plain Python and fast; ``load()`` is the slow part: it imports the module
 (``cache.py``) and has Numba compile each kernel for the argument types the jaxpr fixes
-(C-ordered, read-only arrays), or read them from Numba's disk cache.
+(C-ordered arrays, read-only for inputs), or read them from Numba's disk cache. When an
+earlier process left the kernels' machine code as an object file (``aot.py``), ``load()``
+runs that instead, without importing Numba at all; after a Numba load it has that file
+written, on the background thread.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import threading
 import warnings
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from edujax.backends.numba_cpu import aot
 from edujax.backends.numba_cpu.cache import (cache_dir, forget, load_module,
                                              load_module_in_memory, logger)
 from edujax.backends.numba_cpu.codegen import generate_module
@@ -54,14 +59,21 @@ def header() -> str:
             "The file name is a hash of this text: it is never edited or rewritten.")
 
 
-def numba_arg_type(aval: ShapedArray) -> Any:
-    """The Numba type a kernel is compiled for: a C-ordered read-only array.
+def numba_arg_type(aval: ShapedArray, writable: bool = False) -> Any:
+    """The Numba type a kernel is compiled for: a C-ordered array, read-only for its inputs.
 
     Read-only, because Numba can pass a writable array where a read-only one is expected but
-    not the other way around, and edujax's arrays may be either.
+    not the other way around, and edujax's arrays may be either. The arrays a kernel fills
+    (its outputs, allocated by the driver) are writable.
     """
     from numba import from_dtype, types
-    return types.Array(from_dtype(aval.dtype), len(aval.shape), "C", readonly=True)
+    return types.Array(from_dtype(aval.dtype), len(aval.shape), "C", readonly=not writable)
+
+
+def kernel_types(kernel: Any) -> tuple:
+    """The Numba signature of one of the module's kernels (a ``KernelSignature``)."""
+    return (*(numba_arg_type(a) for a in kernel.inputs),
+            *(numba_arg_type(a, writable=True) for a in kernel.outputs))
 
 
 class NumbaProgram:
@@ -78,9 +90,10 @@ class NumbaProgram:
         self.consts = [c_order(to_numpy(c, aval)) for c, aval in consts]
         self.calls = [make_call(step.eqn, NumbaProgram) for step in self.module.calls]
         self._run: Any = None
+        self.kernels_from = ""  # once loaded: "numba" or "object file" (aot.py)
         # Compiled loops can run for minutes: their calls watch for Ctrl-C (interrupts.py).
-        self._long_running = any(name.startswith(("while_", "scan_"))
-                                 for name, _ in self.module.kernels)
+        self._long_running = any(k.name.startswith(("while_", "scan_"))
+                                 for k in self.module.kernels)
 
     def load(self) -> NumbaProgram:
         """Import the module and compile its kernels (or load them from Numba's disk cache).
@@ -90,7 +103,7 @@ class NumbaProgram:
         cache folder cannot be written, they are compiled in memory. Only an error that
         survives both is the program's own (the caller then falls back to the interpreter).
         """
-        if self._run is not None:
+        if self._run is not None or self.load_object_file():
             return self
         for call in self.calls:
             for _, program in call.programs():
@@ -109,23 +122,50 @@ class NumbaProgram:
             except Exception:  # noqa: BLE001 - the cache folder itself is the problem?
                 self._load_kernels(load_module_in_memory)
                 _warn_in_memory(first)
+                return self
+        aot.export_later(self.module, self._module)
         return self
+
+    def load_object_file(self) -> bool:
+        """Load the kernels' machine code from the object file an earlier process wrote
+        (``aot.py``), if there is one: no Numba, a few milliseconds. True if done."""
+        if self._long_running or self._run is not None:
+            return self._run is not None
+        if not all(program.load_object_file() for call in self.calls
+                   for _, program in call.programs()):
+            return False
+        kernels = aot.load(self.module)
+        if kernels is None:
+            return False
+        self._use_driver(self._standalone_driver(kernels), "object file")
+        return True
 
     def _load_kernels(self, load: Any) -> None:
         module = load(self.module.source)
         with _compile_lock:  # two programs may share a module (same text), in two threads
-            for name, avals in self.module.kernels:
-                kernel = getattr(module, name)
-                signature = tuple(numba_arg_type(a) for a in avals)
+            for k in self.module.kernels:
+                kernel = getattr(module, k.name)
+                signature = kernel_types(k)
                 if signature not in kernel.overloads:
                     kernel.compile(signature)
                 kernel.disable_compile()  # other argument types: an error, not a slow compile
-        self._run = module.run
+        self._module = module
+        self._use_driver(module.run, "numba")
+
+    def _standalone_driver(self, kernels: dict) -> Any:
+        """The driver ``run`` on its own, its kernel names bound to ``kernels``: the same
+        text as in the module (``module.driver``), without the module's ``import numba``."""
+        namespace = {"np": np, "math": math, "c_order": c_order, **kernels}
+        exec(compile(self.module.driver, "<edujax driver>", "exec"), namespace)
+        return namespace["run"]
+
+    def _use_driver(self, run: Any, kernels_from: str) -> None:
+        self._run, self.kernels_from = run, kernels_from
         # ``run`` with its first two arguments bound: what a tiered executable calls once the
         # compile is done, one Python call fewer per jitted call than going through __call__.
         # Programs with compiled loops go through __call__, which watches for Ctrl-C.
         self.call = (self.__call__ if self._long_running
-                     else functools.partial(module.run, self.consts, self.calls, NEVER))
+                     else functools.partial(run, self.consts, self.calls, NEVER))
 
     def __call__(self, *args: np.ndarray) -> list:
         if self._long_running:
@@ -139,6 +179,9 @@ class NumbaProgram:
 
     def as_text(self) -> str:
         parts = [self.module.source]
+        if self.kernels_from == "object file":
+            parts.insert(0, "# The kernels below were loaded as machine code from an object file"
+                            " (aot.py), without Numba.")
         for i, call in enumerate(self.calls):
             for label, program in call.programs():
                 parts += [f"# {'=' * 88}", f"# rules[{i}] ({call.__class__.__name__}): {label}",
@@ -183,7 +226,7 @@ class NumbaBackend:
         except Exception as e:  # noqa: BLE001 - a codegen bug must not break the user's program
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
-        if tiered_enabled():
+        if tiered_enabled() and not program.load_object_file():  # (fast: no need to tier)
             return TieredExecutable(ReferenceExecutable(closed), lambda: program.load().call,
                                     program.as_text,
                                     lambda e: _fallback_warning(closed, e))
