@@ -91,6 +91,8 @@ class NumbaProgram:
         self.calls = [make_call(step.eqn, NumbaProgram) for step in self.module.calls]
         self._run: Any = None
         self.kernels_from = ""  # once loaded: "numba" or "object file" (aot.py)
+        self._module: Any = None  # the imported module, when Numba loaded it
+        self._export_after_call = False  # (see export_later)
         # Compiled loops can run for minutes: their calls watch for Ctrl-C (interrupts.py).
         self._long_running = any(k.name.startswith(("while_", "scan_"))
                                  for k in self.module.kernels)
@@ -123,8 +125,19 @@ class NumbaProgram:
                 self._load_kernels(load_module_in_memory)
                 _warn_in_memory(first)
                 return self
-        aot.export_later(self.module, self._module)
+        self._export_after_call = True
         return self
+
+    def export_later(self) -> None:
+        """Have ``aot.py`` write the kernels Numba compiled out as an object file, on the
+        background thread. Called after the first call (``__call__``), or by the tiered
+        executable once it has switched to the kernels: never in the way of a call."""
+        self._export_after_call = False
+        if self._module is not None:
+            aot.export_later(self.module, self._module)
+        for call in self.calls:
+            for _, program in call.programs():
+                program.export_later()
 
     def load_object_file(self) -> bool:
         """Load the kernels' machine code from the object file an earlier process wrote
@@ -164,10 +177,18 @@ class NumbaProgram:
         # ``run`` with its first two arguments bound: what a tiered executable calls once the
         # compile is done, one Python call fewer per jitted call than going through __call__.
         # Programs with compiled loops go through __call__, which watches for Ctrl-C.
-        self.call = (self.__call__ if self._long_running
+        self.call = (self._call if self._long_running
                      else functools.partial(run, self.consts, self.calls, NEVER))
 
     def __call__(self, *args: np.ndarray) -> list:
+        if self._export_after_call:
+            try:
+                return self._call(*args)
+            finally:
+                self.export_later()
+        return self._call(*args)
+
+    def _call(self, *args: np.ndarray) -> list:
         if self._long_running:
             return watch_interrupts(lambda stop: self._run(self.consts, self.calls, stop, *args))
         try:
@@ -215,6 +236,14 @@ def _warn_in_memory(error: BaseException) -> None:
                        type(error).__name__, error)
 
 
+def _switch_to(program: NumbaProgram) -> Any:
+    """What a tiered executable runs in the background: compile, and queue the export
+    (which runs after the executable has switched to the kernels)."""
+    program.load()
+    program.export_later()
+    return program.call
+
+
 class NumbaBackend:
     """``jit``'s ``numba`` backend: fused loop kernels for the CPU, compiled by Numba."""
 
@@ -227,7 +256,7 @@ class NumbaBackend:
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
         if tiered_enabled() and not program.load_object_file():  # (fast: no need to tier)
-            return TieredExecutable(ReferenceExecutable(closed), lambda: program.load().call,
+            return TieredExecutable(ReferenceExecutable(closed), lambda: _switch_to(program),
                                     program.as_text,
                                     lambda e: _fallback_warning(closed, e))
         try:
