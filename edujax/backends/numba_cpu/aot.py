@@ -9,16 +9,17 @@ writes their machine code out once more, as a plain object file (ELF, what a C c
 writes), and a later process loads that with LLVM alone, the way a C program's loader would:
 
 * **export** (``export``, in the process that compiled the kernels, on the background
-  thread, after the first call): each kernel gets a C entry point, ``void*`` pointers in,
-  Numba's ``cfunc`` with ``carray`` views of the kernel's fixed shapes, then a one-line
-  wrapper that returns Numba's status code (``_ENTRY``). Everything is linked into one LLVM
-  module, code generation writes the object file, and a small manifest (the entry points,
-  the CPU it was compiled for, the object's hash, the symbols it needs from the process)
-  goes beside the generated module in ``EDUJAX_CACHE_DIR``. Only a module that needs nothing
-  from Numba's runtime is exported: its object may call libm, libc and LLVM intrinsics,
-  nothing else (``ALLOWED``). That is why kernels allocate nothing (``codegen.py``: the
-  driver allocates, kernels fill). Parallel kernels (``prange`` calls Numba's thread pool)
-  and compiled while/scan/cond loops (they allocate, and watch Ctrl-C) stay with Numba.
+  thread, after the first call): each kernel gets a C entry point, a few lines of LLVM IR
+  (``_write_entry``) that take the NumPy arrays, read their data pointers and call the
+  compiled kernel with Numba's calling convention. They are linked with the kernels' own
+  LLVM modules, code generation writes the object file, and a small manifest (the entry
+  points, the CPU it was compiled for, the object's hash, the symbols it needs from the
+  process) goes beside the generated module in ``EDUJAX_CACHE_DIR``. Only a module that
+  needs nothing from Numba's runtime is exported: its object may call libm, libc and LLVM
+  intrinsics, nothing else (``ALLOWED``). That is why kernels allocate nothing
+  (``codegen.py``: the driver allocates, kernels fill). Parallel kernels (``prange`` calls
+  Numba's thread pool) and compiled while/scan/cond loops (they allocate, and watch
+  Ctrl-C) stay with Numba.
 * **load** (``load``, any later process): ``llvmlite.binding`` (LLVM without Numba, 0.04 s
   to start) puts the object into an MCJIT execution engine, which resolves its few symbols
   and hands back each entry point's address; ``ctypes`` calls it with the arrays' data
@@ -40,6 +41,7 @@ import atexit
 import ctypes
 import hashlib
 import json
+import math
 import os
 import struct
 import sys
@@ -63,31 +65,14 @@ ALLOWED = {"memset", "memcpy", "memmove", "bzero", "__bzero", "__memset_chk", "_
                "trunc", "round", "rint", "nearbyint", "fabs", "copysign", "fmin", "fmax",
                "erf", "erfc", "lgamma", "tgamma", "ldexp", "frexp", "nextafter"))}
 
-# The C entry point of one kernel. It takes the NumPy arrays themselves (``PyObject*``) and
-# reads each one's data pointer from the array object, ``data_offset()`` bytes in: done in
-# Python (``a.ctypes.data``) that costs about 3 microseconds per array, more than many
-# kernels take. Then it calls the cfunc's inner function (Numba's calling convention: a
-# slot for the return value, a slot for exception information, then the pointers) and
-# returns its status code: 0 means the kernel ran. The kernels written by codegen.py cannot
-# fail, but a nonzero status would raise, never pass silently.
-_ENTRY = """define i32 @{symbol}({params}) {{
-  %ret = alloca [8 x i64], align 8
-  %exc = alloca ptr, align 8
-  store ptr null, ptr %exc, align 8
-{loads}
-  %status = call i32 @{inner}(ptr %ret, ptr %exc{args})
-  ret i32 %status
-}}
-declare i32 @{inner}(ptr, ptr{types})
-"""
-_LOAD = """  %f{i} = getelementptr i8, ptr %a{i}, i64 {offset}
-  %p{i} = load ptr, ptr %f{i}, align 8"""
-
 
 def data_offset() -> int:
     """Where a NumPy array object keeps its data pointer: right after Python's object
     header (``PyArrayObject_fields.data``), 16 bytes in on a usual 64-bit CPython. Found
-    by looking, rather than assumed, and recorded in the manifest."""
+    by looking, rather than assumed, and recorded in the manifest.
+
+    The entry points read it there themselves: asking in Python (``a.ctypes.data``) costs
+    about 3 microseconds per array, more than many small kernels take."""
     import numpy as np
     probe = np.empty(3)
     for offset in range(8, 64, 8):
@@ -159,44 +144,74 @@ def _object_code(module: Any, loaded: Any) -> tuple[bytes, dict, str]:
     """The object file of ``module``'s C entry points, the manifest's table of them, and
     why not (an empty string when all went well)."""
     import llvmlite.binding as llvm
-    from numba import carray, cfunc, from_dtype, types
+    from llvmlite import ir
+
+    from edujax.backends.numba_cpu.backend import kernel_types
 
     prefix, offset = symbol_prefix(module.source), data_offset()
-    wrappers, libraries, entries = [], [], {}
+    entry_module = ir.Module("edujax_entries")
+    libraries, entries = [], {}
     for kernel in module.kernels:
-        avals = [*kernel.inputs, *kernel.outputs]
-        names = [f"p{i}" for i in range(len(avals))]
-        views = ", ".join(f"carray({p}, {tuple(a.shape)!r})" for p, a in zip(names, avals))
-        text = f"def entry({', '.join(names)}):\n    kernel({views})\n"
-        namespace = {"kernel": getattr(loaded, kernel.name), "carray": carray}
-        exec(compile(text, f"<edujax entry of {kernel.name}>", "exec"), namespace)
-        signature = types.void(*(types.CPointer(from_dtype(a.dtype)) for a in avals))
-        compiled = cfunc(signature, error_model="numpy")(namespace["entry"])
+        compiled = getattr(loaded, kernel.name).overloads[kernel_types(kernel)]
+        if compiled.library.has_dynamic_globals:
+            return b"", {}, f"{kernel.name} refers to Python objects"
         symbol = prefix + kernel.name
-        wrappers.append(_ENTRY.format(
-            symbol=symbol, inner=compiled.native_name.removeprefix("cfunc."),
-            params=", ".join(f"ptr %a{i}" for i in range(len(names))),
-            loads="\n".join(_LOAD.format(i=i, offset=offset) for i in range(len(names))),
-            args="".join(f", ptr %{p}" for p in names), types=", ptr" * len(names)))
-        libraries.append(compiled._library)
-        entries[kernel.name] = {"symbol": symbol, "nargs": len(avals)}
-    codegen = libraries[0].codegen
-    linked = llvm.parse_assembly("\n".join(wrappers))
+        _write_entry(entry_module, symbol, compiled, [*kernel.inputs, *kernel.outputs], offset)
+        libraries.append(compiled.library)
+        entries[kernel.name] = {"symbol": symbol,
+                                "nargs": len(kernel.inputs) + len(kernel.outputs)}
     first = libraries[0]._final_module
+    linked = llvm.parse_assembly(str(entry_module))
     linked.triple, linked.data_layout = first.triple, first.data_layout
     for library in libraries:
-        if library.has_dynamic_globals:
-            return b"", {}, "a kernel refers to Python objects"
         linked.link_in(library._get_module_for_linking(), preserve=True)
-    _drop_unused(linked, codegen._tm)
+    target_machine = libraries[0].codegen._tm
+    _drop_unused(linked, target_machine)
     outside = _needs(linked)
     if outside:
         return b"", {}, "it needs " + ", ".join(sorted(outside)[:5])
-    data = codegen._tm.emit_object(linked)
+    data = target_machine.emit_object(linked)
     undefined = elf_undefined_symbols(data)
     if not undefined <= ALLOWED:
         return b"", {}, "its object needs " + ", ".join(sorted(undefined - ALLOWED)[:5])
     return data, entries, ""
+
+
+def _write_entry(module: Any, symbol: str, compiled: Any, avals: list, offset: int) -> None:
+    """The C entry point of one kernel, in LLVM IR: ``int32 symbol(PyObject *a0, ...)``.
+
+    For each argument it reads the NumPy array's data pointer (``offset`` bytes into the
+    array object) and builds the array structure Numba's code expects, with the shape and
+    strides the kernel was compiled for (constants: the jaxpr fixed them); then it calls
+    the kernel with Numba's calling convention and returns its status code (0: all went
+    well). This is what Numba's ``cfunc`` with ``carray`` would build, without running
+    Numba's compiler again for it."""
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.np.arrayobj import make_array, populate_array
+
+    context, signature = compiled.target_context, compiled.signature
+    function = ir.Function(module, ir.FunctionType(ir.IntType(32), [cgutils.voidptr_t]
+                                                   * len(avals)), symbol)
+    builder = ir.IRBuilder(function.append_basic_block())
+    arrays = []
+    for arg, aval, array_type in zip(function.args, avals, signature.args):
+        address = builder.gep(builder.bitcast(arg, cgutils.voidptr_t), [ir.Constant(
+            ir.IntType(64), offset)])
+        data = builder.load(builder.bitcast(address, cgutils.voidptr_t.as_pointer()))
+        array = make_array(array_type)(context, builder)
+        itemsize = aval.dtype.itemsize
+        strides = [itemsize * math.prod(aval.shape[d + 1:]) for d in range(len(aval.shape))]
+        populate_array(array,
+                       data=builder.bitcast(data, array.data.type),
+                       shape=[context.get_constant(types.intp, n) for n in aval.shape],
+                       strides=[context.get_constant(types.intp, n) for n in strides],
+                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
+        arrays.append(array._getvalue())
+    callee = context.declare_function(module, compiled.fndesc)
+    status, _ = context.call_conv.call_function(builder, callee, signature.return_type,
+                                                signature.args, arrays)
+    builder.ret(status.code)
 
 
 def _drop_unused(module: Any, target_machine: Any) -> None:
