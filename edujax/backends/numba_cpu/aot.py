@@ -146,13 +146,11 @@ def _object_code(module: Any, loaded: Any) -> tuple[bytes, dict, str]:
     import llvmlite.binding as llvm
     from llvmlite import ir
 
-    from edujax.backends.numba_cpu.backend import kernel_types
-
     prefix, offset = symbol_prefix(module.source), data_offset()
     entry_module = ir.Module("edujax_entries")
     libraries, entries = [], {}
     for kernel in module.kernels:
-        compiled = getattr(loaded, kernel.name).overloads[kernel_types(kernel)]
+        compiled = getattr(loaded, kernel.name).overloads[kernel.numba_types()]
         if compiled.library.has_dynamic_globals:
             return b"", {}, f"{kernel.name} refers to Python objects"
         symbol = prefix + kernel.name

@@ -92,6 +92,17 @@ class KernelSignature:
     inputs: list  # avals
     outputs: list = field(default_factory=list)  # avals
 
+    def numba_types(self) -> tuple:
+        """The Numba signature it is compiled for: C-ordered arrays, read-only for the
+        inputs (Numba can pass a writable array where a read-only one is expected but not
+        the other way around, and edujax's arrays may be either), writable for the arrays
+        the kernel fills."""
+        from numba import from_dtype, types
+
+        def array(aval: ShapedArray, readonly: bool) -> types.Array:
+            return types.Array(from_dtype(aval.dtype), len(aval.shape), "C", readonly=readonly)
+        return (*(array(a, True) for a in self.inputs), *(array(a, False) for a in self.outputs))
+
 
 @dataclass
 class GeneratedModule:
