@@ -85,8 +85,8 @@ def assert_same(got: list, want: list, same_dtype: bool = True) -> None:
             np.testing.assert_array_equal(g, w)
 
 
-def run_programs(cache_dir: Path, code: str = PROGRAMS) -> tuple[dict, str]:
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED="0")
+def run_programs(cache_dir: Path, code: str = PROGRAMS, tiered: str = "0") -> tuple[dict, str]:
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED=tiered)
     env.pop("EDUJAX_AOT", None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=600)
@@ -125,8 +125,10 @@ def copy_of(folder: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(folder, tmp_path / "cache"))
 
 
-def test_a_warm_process_runs_the_object_files_without_importing_numba(warm, tmp_path):
-    result, stderr = run_programs(copy_of(warm, tmp_path))
+@pytest.mark.parametrize("tiered", ["0", "1"])
+def test_a_warm_process_runs_the_object_files_without_importing_numba(warm, tmp_path, tiered):
+    # (tiered or not: loading an object file is quick, so even the first call runs it)
+    result, stderr = run_programs(copy_of(warm, tmp_path), tiered=tiered)
     assert_right(result, "object file")
     assert result["numba_imported"] is False
     assert "Traceback" not in stderr
