@@ -420,3 +420,8 @@ def export_later(module: Any, loaded: Any) -> None:
 def _wait_for_exports(timeout: float = 60.0) -> None:
     for done in _pending:
         done.wait(timeout)
+
+
+# A process forked while an export was pending has no thread to finish it: it must not wait.
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_pending.clear)
