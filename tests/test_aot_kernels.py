@@ -284,3 +284,11 @@ def test_kernels_from_object_files_match_the_reference(numba_backend, name):
     loaded = object_file_program(fn, *args)
     want = jax.tree_util.tree_leaves(jax.jit(fn, backend="reference")(*args))
     assert_same(loaded(*args), want)
+
+
+def test_the_disk_cache_command_counts_and_clears_object_files(warm, tmp_path):
+    from edujax import cache
+    folder = copy_of(warm, tmp_path)
+    assert cache.info(folder).object_files == 3
+    cache.clear(folder)
+    assert not list(folder.glob("edujax_aot_*")) and cache.info(folder).object_files == 0

@@ -158,7 +158,7 @@ class NumbaProgram:
         self._run, self.kernels_from = run, kernels_from
         # ``run`` with its first two arguments bound: what a tiered executable calls once the
         # compile is done, one Python call fewer per jitted call than going through __call__.
-        # Programs with compiled loops go through __call__, which watches for Ctrl-C.
+        # Programs with compiled loops go through _call, which watches for Ctrl-C.
         self.call = (self._call if self._long_running
                      else functools.partial(run, self.consts, self.calls, NEVER))
 
