@@ -185,6 +185,7 @@ def test_four_processes_share_one_cache_folder(tmp_path):
 @pytest.fixture
 def numba_backend_tiered(monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
+    monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
     config.update("edujax_backend", "numba")
     yield
     config.update("edujax_backend", "reference")

@@ -415,6 +415,7 @@ def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
 # ---------------------------------------------------------------- tiering and fallbacks
 def test_tiered_calls_run_on_the_reference_until_the_kernel_is_ready(monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
+    monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
     config.update("edujax_backend", "numba")
     f = jax.jit(lambda x: jnp.cos(x) * 3.0 - x)
     x = jnp.linspace(0, 1, 33)
