@@ -7,7 +7,7 @@ missing is generated and compiled again on first use. So clearing it is always s
 useful after copying a home folder between machines or to measure a cold start.
 
     python -m edujax.cache info     # where, how many modules, how much space
-    python -m edujax.cache clear    # delete the modules and Numba's files
+    python -m edujax.cache clear    # delete the modules, Numba's files and the object files
 
 (``edujax.clear_caches()`` is the in-memory side: it forgets every jitted function's
 compiled signatures in the running process.)
@@ -28,22 +28,25 @@ class DiskCacheInfo(NamedTuple):
     modules: int        # generated kernel modules (edujax_kernels_*.py)
     numba_files: int    # Numba's index (.nbi) and machine code (.nbc) files
     size_bytes: int
+    object_files: int = 0  # kernels' machine code for loading without Numba (aot.py)
 
 
-def _files(folder: Path) -> tuple[list[Path], list[Path]]:
+def _files(folder: Path) -> tuple[list[Path], list[Path], list[Path]]:
     modules = sorted(folder.glob("edujax_kernels_*.py"))
     pycache = folder / "__pycache__"
     numba = sorted(pycache.glob("edujax_kernels_*.nb[ic]")) if pycache.is_dir() else []
-    return modules, numba
+    objects = sorted(folder.glob("edujax_aot_*.o")) + sorted(folder.glob("edujax_aot_*.json"))
+    return modules, numba, objects
 
 
 def info(folder: Path | None = None) -> DiskCacheInfo:
     folder = folder or cache_dir(create=False)
     if not folder.is_dir():
         return DiskCacheInfo(folder, 0, 0, 0)
-    modules, numba = _files(folder)
-    size = sum(p.stat().st_size for p in modules + numba if p.is_file())
-    return DiskCacheInfo(folder, len(modules), len(numba), size)
+    modules, numba, objects = _files(folder)
+    size = sum(p.stat().st_size for p in modules + numba + objects if p.is_file())
+    return DiskCacheInfo(folder, len(modules), len(numba), size,
+                         sum(p.suffix == ".o" for p in objects))
 
 
 def clear(folder: Path | None = None) -> int:
@@ -51,9 +54,9 @@ def clear(folder: Path | None = None) -> int:
     folder = folder or cache_dir(create=False)
     if not folder.is_dir():
         return 0
-    modules, numba = _files(folder)
+    modules, numba, objects = _files(folder)
     removed = 0
-    for path in modules + numba + sorted(folder.glob(".tmp-*.py")):
+    for path in modules + numba + objects + sorted(folder.glob(".tmp-*")):
         try:
             path.unlink()
             removed += 1
@@ -75,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["info"]:
         i = info()
         print(f"edujax kernel cache: {i.folder}\n  {i.modules} kernel modules, "
-              f"{i.numba_files} Numba files, {_size_text(i.size_bytes)}")
+              f"{i.numba_files} Numba files, {i.object_files} object files, "
+              f"{_size_text(i.size_bytes)}")
         return 0
     if argv == ["clear"]:
         folder = cache_dir(create=False)

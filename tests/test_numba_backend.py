@@ -103,11 +103,13 @@ def test_importing_edujax_does_not_import_numba():
 def test_selu_is_one_loop_and_its_source_reads_like_the_jaxpr():
     x = jnp.linspace(-3, 3, 1000, dtype=jnp.float32)
     text = compiled_text(selu, x)
-    assert text.count("@njit") == 1 and "def fused_0(A):" in text
+    assert text.count("@njit") == 1 and "def fused_0(A, G):" in text
     assert "for i0 in range(1000):" in text
     assert "c = exp_f32(a)" in text  # the jaxpr's names, the branch-free exp
     assert "fused_0 (Numba loop)" in text  # the table of where each equation runs
     assert "def run(consts, rules, stop, a):" in text
+    # the driver allocates, the kernel fills:
+    assert "    g = np.empty((1000,), np.float32)\n    fused_0(a, g)" in text
     check(selu, x)
     entry, = [e for e in jax.jit(selu).cache_info().entries if e.backend == "numba"]
     assert entry.tier == "numba"
@@ -400,7 +402,8 @@ def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
         print(entry.tier, sum(kernel.stats.cache_hits.values()),
               sum(kernel.stats.cache_misses.values()))
     """)
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_TIERED="0")
+    # (Numba's own disk cache: the object files of aot.py are tested in test_aot_kernels.py)
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_TIERED="0", EDUJAX_AOT="0")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            cwd=REPO, env=env, check=True).stdout.split() for _ in range(2)]
     assert runs[0] == ["numba", "0", "1"]  # compiled, then saved
@@ -412,6 +415,7 @@ def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
 # ---------------------------------------------------------------- tiering and fallbacks
 def test_tiered_calls_run_on_the_reference_until_the_kernel_is_ready(monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
+    monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
     config.update("edujax_backend", "numba")
     f = jax.jit(lambda x: jnp.cos(x) * 3.0 - x)
     x = jnp.linspace(0, 1, 33)

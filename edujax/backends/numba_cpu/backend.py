@@ -4,12 +4,16 @@
 generation (``codegen.py``): the module's source text and the Python steps its driver needs.
 That part is plain Python and fast; ``load()`` is the slow part: it imports the module
 (``cache.py``) and has Numba compile each kernel for the argument types the jaxpr fixes
-(C-ordered, read-only arrays), or read them from Numba's disk cache.
+(C-ordered arrays, read-only for inputs), or read them from Numba's disk cache. When an
+earlier process left the kernels' machine code as an object file (``aot.py``), ``load()``
+runs that instead, without importing Numba at all; after a Numba load it has that file
+written, on the background thread.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import threading
 import warnings
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from edujax.backends.numba_cpu import aot
 from edujax.backends.numba_cpu.cache import (cache_dir, forget, load_module,
                                              load_module_in_memory, logger)
 from edujax.backends.numba_cpu.codegen import generate_module
@@ -27,7 +32,6 @@ from edujax.backends.numba_cpu.interrupts import NEVER, interrupt_in_chain, watc
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.numba_cpu.tiering import TieredExecutable, tiered_enabled
 from edujax.backends.reference import ReferenceExecutable
-from edujax.core import ShapedArray
 from edujax.jaxpr import ClosedJaxpr, to_numpy
 
 CODEGEN_VERSION = 1  # bump when the generated code would mean something else with the same text
@@ -54,16 +58,6 @@ def header() -> str:
             "The file name is a hash of this text: it is never edited or rewritten.")
 
 
-def numba_arg_type(aval: ShapedArray) -> Any:
-    """The Numba type a kernel is compiled for: a C-ordered read-only array.
-
-    Read-only, because Numba can pass a writable array where a read-only one is expected but
-    not the other way around, and edujax's arrays may be either.
-    """
-    from numba import from_dtype, types
-    return types.Array(from_dtype(aval.dtype), len(aval.shape), "C", readonly=True)
-
-
 class NumbaProgram:
     """A jaxpr as a generated module: ``load()`` compiles it, then call it like a function."""
 
@@ -78,9 +72,12 @@ class NumbaProgram:
         self.consts = [c_order(to_numpy(c, aval)) for c, aval in consts]
         self.calls = [make_call(step.eqn, NumbaProgram) for step in self.module.calls]
         self._run: Any = None
+        self.kernels_from = ""  # once loaded: "numba" or "object file" (aot.py)
+        self._module: Any = None  # the imported module, when Numba loaded it
+        self._export_after_call = False  # (see export_later)
         # Compiled loops can run for minutes: their calls watch for Ctrl-C (interrupts.py).
-        self._long_running = any(name.startswith(("while_", "scan_"))
-                                 for name, _ in self.module.kernels)
+        self._long_running = any(k.name.startswith(("while_", "scan_"))
+                                 for k in self.module.kernels)
 
     def load(self) -> NumbaProgram:
         """Import the module and compile its kernels (or load them from Numba's disk cache).
@@ -90,7 +87,7 @@ class NumbaProgram:
         cache folder cannot be written, they are compiled in memory. Only an error that
         survives both is the program's own (the caller then falls back to the interpreter).
         """
-        if self._run is not None:
+        if self._run is not None or self.load_object_file():
             return self
         for call in self.calls:
             for _, program in call.programs():
@@ -109,25 +106,71 @@ class NumbaProgram:
             except Exception:  # noqa: BLE001 - the cache folder itself is the problem?
                 self._load_kernels(load_module_in_memory)
                 _warn_in_memory(first)
+                return self
+        self._export_after_call = True
         return self
+
+    def export_later(self) -> None:
+        """Have ``aot.py`` write the kernels Numba compiled out as an object file, on the
+        background thread. Called after the first call (``__call__``), or by the tiered
+        executable once it has switched to the kernels: never in the way of a call."""
+        self._export_after_call = False
+        if self._module is not None:
+            aot.export_later(self.module, self._module)
+        for call in self.calls:
+            for _, program in call.programs():
+                program.export_later()
+
+    def load_object_file(self) -> bool:
+        """Load the kernels' machine code from the object file an earlier process wrote
+        (``aot.py``), if there is one: no Numba, a few milliseconds. True if done."""
+        if self._long_running or self._run is not None:
+            return self._run is not None
+        if not all(program.load_object_file() for call in self.calls
+                   for _, program in call.programs()):
+            return False
+        kernels = aot.load(self.module)
+        if kernels is None:
+            return False
+        self._use_driver(self._standalone_driver(kernels), "object file")
+        return True
 
     def _load_kernels(self, load: Any) -> None:
         module = load(self.module.source)
         with _compile_lock:  # two programs may share a module (same text), in two threads
-            for name, avals in self.module.kernels:
-                kernel = getattr(module, name)
-                signature = tuple(numba_arg_type(a) for a in avals)
+            for k in self.module.kernels:
+                kernel = getattr(module, k.name)
+                signature = k.numba_types()
                 if signature not in kernel.overloads:
                     kernel.compile(signature)
                 kernel.disable_compile()  # other argument types: an error, not a slow compile
-        self._run = module.run
+        self._module = module
+        self._use_driver(module.run, "numba")
+
+    def _standalone_driver(self, kernels: dict) -> Any:
+        """The driver ``run`` on its own, its kernel names bound to ``kernels``: the same
+        text as in the module (``module.driver``), without the module's ``import numba``."""
+        namespace = {"np": np, "math": math, "c_order": c_order, **kernels}
+        exec(compile(self.module.driver, "<edujax driver>", "exec"), namespace)
+        return namespace["run"]
+
+    def _use_driver(self, run: Any, kernels_from: str) -> None:
+        self._run, self.kernels_from = run, kernels_from
         # ``run`` with its first two arguments bound: what a tiered executable calls once the
         # compile is done, one Python call fewer per jitted call than going through __call__.
-        # Programs with compiled loops go through __call__, which watches for Ctrl-C.
-        self.call = (self.__call__ if self._long_running
-                     else functools.partial(module.run, self.consts, self.calls, NEVER))
+        # Programs with compiled loops go through _call, which watches for Ctrl-C.
+        self.call = (self._call if self._long_running
+                     else functools.partial(run, self.consts, self.calls, NEVER))
 
     def __call__(self, *args: np.ndarray) -> list:
+        if self._export_after_call:
+            try:
+                return self._call(*args)
+            finally:
+                self.export_later()
+        return self._call(*args)
+
+    def _call(self, *args: np.ndarray) -> list:
         if self._long_running:
             return watch_interrupts(lambda stop: self._run(self.consts, self.calls, stop, *args))
         try:
@@ -139,6 +182,9 @@ class NumbaProgram:
 
     def as_text(self) -> str:
         parts = [self.module.source]
+        if self.kernels_from == "object file":
+            parts.insert(0, "# The kernels below were loaded as machine code from an object file"
+                            " (aot.py), without Numba.")
         for i, call in enumerate(self.calls):
             for label, program in call.programs():
                 parts += [f"# {'=' * 88}", f"# rules[{i}] ({call.__class__.__name__}): {label}",
@@ -172,6 +218,14 @@ def _warn_in_memory(error: BaseException) -> None:
                        type(error).__name__, error)
 
 
+def _switch_to(program: NumbaProgram) -> Any:
+    """What a tiered executable runs in the background: compile, and queue the export
+    (which runs after the executable has switched to the kernels)."""
+    program.load()
+    program.export_later()
+    return program.call
+
+
 class NumbaBackend:
     """``jit``'s ``numba`` backend: fused loop kernels for the CPU, compiled by Numba."""
 
@@ -183,8 +237,8 @@ class NumbaBackend:
         except Exception as e:  # noqa: BLE001 - a codegen bug must not break the user's program
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
-        if tiered_enabled():
-            return TieredExecutable(ReferenceExecutable(closed), lambda: program.load().call,
+        if tiered_enabled() and not program.load_object_file():  # (fast: no need to tier)
+            return TieredExecutable(ReferenceExecutable(closed), lambda: _switch_to(program),
                                     program.as_text,
                                     lambda e: _fallback_warning(closed, e))
         try:

@@ -68,18 +68,20 @@ def write_module(source: str, directory: Path | None = None) -> Path:
     for attempt in range(100):
         path = directory / (name + (f"_{attempt}" if attempt else "") + ".py")
         if not path.exists():
-            _create_atomically(path, source)
+            create_atomically(path, source.encode())
         if path.read_text() == source:
             return path
         # A different text under this name (a damaged file): never touch it, use another name.
     raise RuntimeError(f"could not write a kernel module for {name} in {directory}")
 
 
-def _create_atomically(path: Path, source: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".py")
+def create_atomically(path: Path, data: bytes) -> None:
+    """Write ``path`` unless it exists, so that no reader ever sees half of it: under a
+    temporary name first, then linked into place (a file already there is left alone)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(source)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         try:
             os.link(tmp, path)  # fails if another process created it first: fine
         except FileExistsError:

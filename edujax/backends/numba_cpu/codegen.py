@@ -4,13 +4,12 @@ Codegen is data: this file only writes Python source text (``compile`` in ``back
 hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
 
     @njit(cache=True, error_model="numpy")
-    def fused_0(A):
+    def fused_0(A, G):
         \"\"\"Loop nest over (1000,):
             b:bool[1000] = gt a 0.0:f32[]
             c:f32[1000] = exp a
             ...
             g:f32[1000] = mul 1.0499999523162842:f32[] f\"\"\"
-        G = np.empty((1000,), np.float32)
         for i0 in range(1000):
             a = A[i0]
             b = a > np.float32(0.0)
@@ -18,15 +17,19 @@ hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
             ...
             g = np.float32(1.0499999523162842) * f
             G[i0] = g
-        return G
 
 Upper-case names are arrays, lower-case names are one element of them (the names are the
-jaxpr's own). The ``run`` function at the end of the module (the *driver*) calls the
-kernels, the matrix products and the reference rules in order, on whole arrays::
+jaxpr's own). A kernel allocates nothing: its outputs come after its inputs, and it fills
+them. The ``run`` function at the end of the module (the *driver*) allocates the arrays and
+calls the kernels, the matrix products and the reference rules in order, on whole arrays::
 
     def run(consts, rules, stop, a):
-        g = fused_0(a)
+        g = np.empty((1000,), np.float32)
+        fused_0(a, g)  # gt exp sub mul select_n mul
         return [g]
+
+That is XLA's buffer model (the driver allocates, kernels fill), and it keeps the kernels
+free of Numba's runtime: ``aot.py`` can then run their machine code without Numba.
 """
 from __future__ import annotations
 
@@ -39,8 +42,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from edujax.backends.numba_cpu.fusion import CallStep, FusionGroup, Step
-from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, loop_dot,
-                                               write_kernel)
+from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, fill_lines,
+                                               loop_dot, loop_lines, write_kernel)
 from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
                                              plan_loop, sub_jaxprs)
 from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
@@ -80,11 +83,34 @@ class Names:
 
 
 @dataclass
+class KernelSignature:
+    """A function of the module that the driver calls from Python: the arrays it reads,
+    then those it writes (the outputs and scratch arrays the driver allocates; a compiled
+    loop has none, it returns its results)."""
+
+    name: str
+    inputs: list  # avals
+    outputs: list = field(default_factory=list)  # avals
+
+    def numba_types(self) -> tuple:
+        """The Numba signature it is compiled for: C-ordered arrays, read-only for the
+        inputs (Numba can pass a writable array where a read-only one is expected but not
+        the other way around, and edujax's arrays may be either), writable for the arrays
+        the kernel fills."""
+        from numba import from_dtype, types
+
+        def array(aval: ShapedArray, readonly: bool) -> types.Array:
+            return types.Array(from_dtype(aval.dtype), len(aval.shape), "C", readonly=readonly)
+        return (*(array(a, True) for a in self.inputs), *(array(a, False) for a in self.outputs))
+
+
+@dataclass
 class GeneratedModule:
     """The source of one jaxpr's module, and what the driver needs at run time."""
 
     source: str
-    kernels: list = field(default_factory=list)  # called by run: (name, [aval of each arg])
+    kernels: list = field(default_factory=list)  # KernelSignatures of those run calls
+    driver: str = ""  # the source of ``run`` alone (also the end of ``source``)
     calls: list = field(default_factory=list)  # CallSteps run from Python: rules[i]
     placement: list = field(default_factory=list)  # (equation text, where it runs)
     functions: list = field(default_factory=list)  # the source of every @njit function
@@ -179,6 +205,7 @@ class _KernelWriter:
         self.epilogue: list[str] = []
         self.loaded: set = set()
         self.stored = set(group.outputs)
+        self.scratch: list = []  # (name, shape, dtype): work arrays the caller allocates
 
     # -- reading operands ------------------------------------------------------
     def _subscript(self, parts: list[str]) -> str:
@@ -233,14 +260,16 @@ class _KernelWriter:
         name, array = self.names(out), self.names.array(out)
         out_shape = tuple(self.group.shape[k] for k in self.kept)
         kept = self._subscript([self.index[k] for k in self.kept])
+        self.destination(out)
         if self.scalar_acc:
             acc = f"acc_{name}"
             self.acc_init.append(f"{acc} = {init}")
-            self.prologue.append(f"{array} = np.empty({out_shape}, {np_name(out.aval.dtype)})")
         else:
-            acc = f"ACC_{array}" if acc_dtype != out.aval.dtype or prim in ("argmax", "argmin") \
-                else array
-            self.prologue.append(f"{acc} = np.full({out_shape}, {init}, {np_name(acc_dtype)})")
+            acc = array
+            if acc_dtype != out.aval.dtype or prim in ("argmax", "argmin"):
+                acc = f"ACC_{array}"
+                self.scratch.append((acc, out_shape, acc_dtype))
+            self.prologue += fill_lines(acc, out_shape, init)
             acc += kept
         if prim in ("argmax", "argmin"):
             self._arg_reduce(eqn, value, acc, kept)
@@ -249,7 +278,8 @@ class _KernelWriter:
         if self.scalar_acc:
             self.acc_store.append(f"{array}{kept} = {np_name(out.aval.dtype)}({acc})")
         elif acc_dtype != out.aval.dtype:
-            self.epilogue.append(f"{array} = ACC_{array}.astype({np_name(out.aval.dtype)})")
+            self.epilogue += loop_lines(out_shape, f"{array}{{0}} = "
+                                        f"{np_name(out.aval.dtype)}(ACC_{array}{{0}})")
 
     def _update(self, prim: str, dtype: np.dtype, acc: str, value: str) -> str:
         if prim == "reduce_sum":
@@ -283,10 +313,16 @@ class _KernelWriter:
             self.acc_store.append(f"{array}{kept} = {index_type}({where})")
         else:
             where = f"{array}{kept}"
-            self.prologue.append(f"{array} = np.zeros({self._out_shape()}, {index_type})")
+            self.prologue += fill_lines(array, self._out_shape(), "0")
         self.body += [f"take_{name} = {test}",
                       f"{where} = {axis_index} if take_{name} else {where}",
                       f"{best} = {value} if take_{name} else {best}"]
+
+    def destination(self, v: Var) -> None:
+        """A value the kernel writes whole: an output (the caller allocates it and reads
+        it afterwards) or, when no later step reads it, a scratch array (allocated too)."""
+        if v not in self.group.outputs:
+            self.scratch.append((self.names.array(v), self._out_shape(), v.aval.dtype))
 
     def _out_shape(self) -> tuple:
         return tuple(self.group.shape[k] for k in self.kept)
@@ -304,20 +340,18 @@ class _KernelWriter:
             else:
                 self.pointwise(eqn, kind)
             self.store(eqn.outvars[0])
-        allocations = [f"{self.names.array(v)} = np.empty({group.shape}, "
-                       f"{np_name(v.aval.dtype)})" for v in group.outputs if v in group.produced]
         self.imports.add(("edujax.backends.numba_cpu.llvm", "prefer_wide_vectors"))
         lines = (["prefer_wide_vectors()  # 512-bit vectors where the CPU has them"]
-                 + allocations + self.prologue + self._loops() + self.epilogue)
-        outs = ", ".join(self.names.array(v) for v in group.outputs)
-        args = ", ".join(self.names.array(v) for v in group.inputs)
+                 + self.prologue + self._loops() + self.epilogue)
+        args = ", ".join([*(self.names.array(v) for v in (*group.inputs, *group.outputs)),
+                          *(name for name, _, _ in self.scratch)])
         equations = "\n".join("        " + self.names.eqn_text(e) for e in group.eqns)
         doc = f'    """Loop nest over {group.shape}:\n{equations}"""'
         parallel = ", parallel=True" if self._parallel_axis() is not None else ""
         return "\n".join(["@njit(cache=True, error_model=\"numpy\"" + self._fastmath()
                            + parallel + ")",
                           f"def {self.name}({args}):", doc,
-                          *("    " + line for line in lines), f"    return {outs}", ""])
+                          *("    " + line for line in lines), ""])
 
     def _fastmath(self) -> str:
         """Float sums in a scalar accumulator only vectorize if LLVM may reassociate them."""
@@ -372,9 +406,11 @@ class _KernelWriter:
         return lines
 
 
-def kernel_source(group: FusionGroup, name: str, names: Names, imports: set) -> str:
-    """The ``@njit`` function computing one fusion group (see ``_KernelWriter``)."""
-    return _KernelWriter(group, name, names, imports).source()
+def kernel_source(group: FusionGroup, name: str, names: Names, imports: set) -> tuple:
+    """The ``@njit`` function computing one fusion group (see ``_KernelWriter``), and the
+    scratch arrays it takes after its inputs and outputs: ``(name, shape, dtype)`` each."""
+    writer = _KernelWriter(group, name, names, imports)
+    return writer.source(), writer.scratch
 
 
 # ====================================================================== the driver
@@ -472,20 +508,32 @@ class _DriverWriter:
         self.placement.append((self.names.eqn_text(eqn), where))
 
     # -- steps -------------------------------------------------------------------
-    def call_function(self, name: str, inputs: list, outvars: list, comment: str,
-                      returns_list: bool = False) -> None:
-        """Call a function of the module: a kernel, or a compiled loop."""
+    def call_kernel(self, name: str, inputs: list, outvars: list, comment: str,
+                    scratch: tuple = ()) -> None:
+        """Allocate a kernel's outputs, then call it: it fills them (and its scratch arrays,
+        allocated in the call)."""
         args = [self.c_ordered(v) for v in inputs]
-        self.assign(outvars, f"{name}({', '.join(args)})", comment, returns_list)
+        outs = []
+        for v in outvars:
+            out = self.names(v)
+            if out == "_":  # (a value nobody reads still needs an array to go to)
+                out, self.unused = f"_{self.unused}", self.unused + 1
+            self.lines.append(f"{out} = np.empty({v.aval.shape}, {np_name(v.aval.dtype)})")
+            outs.append(out)
+        work = [f"np.empty({shape}, {np_name(dtype)})" for _, shape, dtype in scratch]
+        self.lines.append(f"{name}({', '.join(args + outs + work)})  # {comment}")
         self.contiguous.update(outvars)
         if not self.compiled:  # called from Python: compiled ahead, for these argument types
-            self.out.kernels.append((name, [v.aval for v in inputs]))
+            self.out.kernels.append(KernelSignature(
+                name, [v.aval for v in inputs],
+                [v.aval for v in outvars] + [ShapedArray(s, np.dtype(d)) for _, s, d in scratch]))
 
     def kernel_call(self, group: FusionGroup) -> None:
         name = self.new_name("fused")
-        self.out.functions.append(kernel_source(group, name, self.names, self.out.imports))
+        source, scratch = kernel_source(group, name, self.names, self.out.imports)
+        self.out.functions.append(source)
         ops = " ".join(e.primitive.name for e in group.eqns)
-        self.call_function(name, group.inputs, group.outputs, ops[:70])
+        self.call_kernel(name, group.inputs, group.outputs, ops[:70], scratch)
         for eqn in group.eqns:
             self.place(eqn, f"{name} (Numba loop)")
 
@@ -495,7 +543,7 @@ class _DriverWriter:
         kernel = write_kernel(eqn, self.new_name("dot" if prim == "dot_general" else prim),
                               self.names, self.out.imports)
         self.out.functions.append(kernel.source)
-        self.call_function(kernel.name, kernel.inputs, eqn.outvars, prim)
+        self.call_kernel(kernel.name, kernel.inputs, eqn.outvars, prim)
         self.place(eqn, f"{kernel.name} (Numba)")
 
     def copy_loop(self, eqn: JaxprEqn) -> None:
@@ -565,9 +613,9 @@ class _DriverWriter:
                     f"{eqn.primitive.name}: compiled (Numba)", returns_list=True)
         self.contiguous.update(eqn.outvars)
         if top_level:
-            self.out.kernels.append((name, [STOP_AVAL] * len(stop)
-                                     + [aval for _, aval in const_values]
-                                     + [v.aval for v in eqn.invars]))
+            self.out.kernels.append(KernelSignature(name, [STOP_AVAL] * len(stop)
+                                                    + [aval for _, aval in const_values]
+                                                    + [v.aval for v in eqn.invars]))
         self.place(eqn, f"{name} (compiled loop)" if eqn.primitive.name != "cond"
                    else f"{name} (compiled)")
 
@@ -660,6 +708,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     comment = [*header.splitlines(), "", "The jaxpr (after inlining nested calls):",
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
+    out.driver = driver
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
                            + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])

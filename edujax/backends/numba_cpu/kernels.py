@@ -5,7 +5,7 @@ that mould, but are still simple loops, so each becomes a small ``@njit`` functi
 
 * ``dynamic_slice`` / ``dynamic_update_slice``: a slice whose start is a traced value
   (``x[i]`` inside a loop). XLA clamps the start so the window stays inside the array; so
-  do we, then copy the window out (or into a copy of the operand) with a NumPy slice.
+  do we, then copy the window out (or into a copy of the operand) with a loop.
 * ``gather``: what ``x[idx]``, ``x[:, idx]`` and ``x[i, j]`` with arrays of indices stage.
   One loop over the *batch positions* of the indices reads the start of each window (and
   clamps it, or remembers that it is out of bounds), then a loop over the window copies it.
@@ -13,12 +13,17 @@ that mould, but are still simple loops, so each becomes a small ``@njit`` functi
   same loops over the windows, writing into a copy of the operand. An update that lands on
   the same element twice is combined twice, in the order NumPy's ``np.add.at`` uses (window
   after window), so float sums come out bit for bit like the reference rule's.
-* ``concatenate`` and ``stack``: one slice assignment per operand.
+* ``concatenate`` and ``stack``: one copy loop per operand.
 * ``dot_general`` as loops, for matrix products of integers (BLAS has none) and for small
   ones inside compiled loops (see ``loop_dot``).
 * in the programs of compiled loops (``loops.py``), where every array is C-ordered, the views
   that move elements (transposes, slices, reversals, broadcasts), stacks and concatenations
   are copied by loops written right into the program (``copy_lines``).
+
+Like the fusion kernels (``codegen.py``), these kernels allocate nothing: the output comes
+last among the parameters, allocated by the caller, and the kernel fills it (XLA's buffer
+model: the driver allocates, kernels fill). A kernel that allocates nothing needs nothing of
+Numba's runtime, which is what lets ``aot.py`` run it without Numba.
 
 Loops, not NumPy's slice assignments (``OUT[2:5] = A``): Numba compiles those in seconds, a
 plain loop in a fraction of a second, into machine code as fast.
@@ -99,10 +104,14 @@ class Kernel:
 
 
 class _Writer:
-    """Shared bookkeeping: parameters (one per distinct variable), imports, the lines."""
+    """Shared bookkeeping: parameters (one per distinct variable), imports, the lines.
 
-    def __init__(self, eqn: JaxprEqn, name: str, names, imports: set):
+    A kernel takes its output as its last parameter and fills it (the caller allocated it);
+    code written into a compiled program (``inline``) allocates its output itself."""
+
+    def __init__(self, eqn: JaxprEqn, name: str, names, imports: set, inline: bool = False):
         self.eqn, self.name, self.names, self.imports = eqn, name, names, imports
+        self.inline = inline
         self.inputs = list(dict.fromkeys(v for v in eqn.invars if type(v) is Var))
         self.lines: list[str] = []
         self.out = names.array(eqn.outvars[0])
@@ -122,13 +131,43 @@ class _Writer:
         self.imports.add(("edujax.backends.numba_cpu.scalar", name))
         return name
 
+    def allocate(self) -> None:
+        """The output array, uninitialized: a kernel's caller has already allocated it."""
+        if self.inline:
+            self.lines.append(f"{self.out} = np.empty({self.out_aval.shape}, "
+                              f"{np_name(self.out_aval.dtype)})")
+
+    def fill(self, value: str) -> None:
+        """Every element of the output set to ``value`` (a kernel's ``np.zeros``)."""
+        self.lines += fill_lines(self.out, self.out_aval.shape, value)
+
+    def copy_of(self, x: Var | Literal) -> None:
+        """The output starts as a copy of ``x`` (of the same shape)."""
+        shape = self.out_aval.shape
+        index = [f"{{{d}}}" for d in range(len(shape))]
+        source = literal_expr(x) if type(x) is Literal else _element(self.names.array(x), index)
+        _copy_loops(self, shape, _element(self.out, index), source)
+
     def kernel(self, what: str) -> Kernel:
-        args = ", ".join(self.names.array(v) for v in self.inputs)
+        args = ", ".join([*(self.names.array(v) for v in self.inputs), self.out])
         doc = f'    """{what}:\n        {self.names.eqn_text(self.eqn)}"""'
-        body = [*self.lines, f"return {self.out}"]
         source = "\n".join([DECORATOR, f"def {self.name}({args}):", doc,
-                            *("    " + line for line in body), ""])
+                            *("    " + line for line in self.lines), ""])
         return Kernel(self.name, source, self.inputs)
+
+
+def loop_lines(shape: tuple, statement: str, var: str = "f") -> list[str]:
+    """Loops over every index of ``shape`` (``f0``, ``f1``...) around ``statement``, whose
+    ``{0}`` is the subscript: ``loop_lines((3,), "ACC{0} = 0.0")`` is two lines."""
+    index = [f"{var}{d}" for d in range(len(shape))]
+    lines = ["    " * d + f"for {i} in range({n}):" for d, (i, n) in enumerate(zip(index, shape))]
+    return lines + ["    " * len(shape) + statement.format(_subscript(index))]
+
+
+def fill_lines(array: str, shape: tuple, value: str) -> list[str]:
+    """Loops setting every element of ``array`` to ``value`` (not ``ARRAY[:] = value``:
+    Numba compiles a slice assignment much more slowly than a loop)."""
+    return loop_lines(shape, f"{array}{{0}} = {value}")
 
 
 def _subscript(parts: list[str]) -> str:
@@ -164,7 +203,7 @@ def copy_lines(eqn: JaxprEqn, names) -> list[str]:
     compiled program function rather than as a kernel of their own: such copies are small
     and many (a key's two words are sliced apart, and stacked back), and every ``@njit``
     function costs Numba a fixed share of compile time, a plain loop next to nothing."""
-    writer = _Writer(eqn, "", _OwnNames(names), set())
+    writer = _Writer(eqn, "", _OwnNames(names), set(), inline=True)
     {"stack": _stack, "concatenate": _concatenate}.get(eqn.primitive.name, _view_copy)(writer)
     return writer.lines
 
@@ -227,7 +266,7 @@ def _dot(w: _Writer) -> Kernel:
                 f"{w.names.array(atom)}{_subscript([where[d] for d in range(atom.aval.ndim)])}")
         return text if atom.aval.dtype == dtype else f"{np_name(dtype)}({text})"
 
-    w.lines.append(f"{w.out} = np.zeros({w.out_aval.shape}, {np_name(dtype)})")
+    w.fill(constant(0, dtype))
     loops = _Loops(w.lines)
     for var, d in [*zip(batch, lb), *zip(free_l, lf), *zip(contract, lc)]:
         loops.open(var, lhs.aval.shape[d])
@@ -254,18 +293,14 @@ def _starts(w: _Writer, starts: list, shape: tuple, sizes: tuple) -> list[str]:
     return names
 
 
-def _window(starts: list[str], sizes: tuple) -> str:
-    """``s0:s0 + 2, 3:5``: the slices of a window (a start known now is added up now)."""
-    return ", ".join(f"{s}:{int(s) + n}" if s.isdigit() else f"{s}:{s} + {n}"
-                     for s, n in zip(starts, sizes))
-
-
 def _dynamic_slice(w: _Writer) -> Kernel:
     x, *starts = w.eqn.invars
     sizes = tuple(w.eqn.params["slice_sizes"])
     begin = _starts(w, starts, x.aval.shape, sizes)
-    window = _window(begin, sizes)
-    w.lines.append(f"{w.out} = {w.array(x)}" + (f"[{window}]" if window else "") + ".copy()")
+    loop_index = [f"{{{d}}}" for d in range(len(sizes))]
+    source = literal_expr(x) if type(x) is Literal else \
+        _element(w.names.array(x), [_plus(s, i) for s, i in zip(begin, loop_index)])
+    _copy_loops(w, sizes, _element(w.out, loop_index), source)
     return w.kernel("A slice at a traced start, clamped so that it stays inside the array "
                     "(XLA never reads out of bounds)")
 
@@ -292,7 +327,7 @@ def _dynamic_update_slice(w: _Writer) -> Kernel:
     x, update, *starts = w.eqn.invars
     sizes = update.aval.shape
     begin = _starts(w, starts, x.aval.shape, sizes)
-    w.lines.append(f"{w.out} = {w.array(x)}.copy()")
+    w.copy_of(x)
     loop_index = [f"{{{d}}}" for d in range(len(sizes))]
     if type(update) is Literal:
         _copy_loops(w, sizes, _element(w.out, begin), literal_expr(update))
@@ -306,7 +341,7 @@ def _dynamic_update_slice(w: _Writer) -> Kernel:
 def _concatenate(w: _Writer) -> Kernel:
     axis = w.eqn.params["dimension"]
     shape = w.out_aval.shape
-    w.lines.append(f"{w.out} = np.empty({shape}, {np_name(w.out_aval.dtype)})")
+    w.allocate()
     start = 0
     for operand in w.eqn.invars:
         index = [f"{{{d}}}" for d in range(len(shape))]
@@ -319,8 +354,8 @@ def _concatenate(w: _Writer) -> Kernel:
 
 
 def _stack(w: _Writer) -> Kernel:
-    axis, shape = w.eqn.params["axis"], w.out_aval.shape
-    w.lines.append(f"{w.out} = np.empty({shape}, {np_name(w.out_aval.dtype)})")
+    axis = w.eqn.params["axis"]
+    w.allocate()
     for k, operand in enumerate(w.eqn.invars):
         index = [f"{{{d}}}" for d in range(operand.aval.ndim)]
         source = w.scalar(operand) if type(operand) is Literal else \
@@ -355,7 +390,7 @@ def _view_copy(w: _Writer) -> Kernel:
     else:  # broadcast_in_dim: operand dim j is output dim broadcast_dimensions[j]
         parts = [index[d] if size == shape[d] else "0"
                  for size, d in zip(x.aval.shape, p["broadcast_dimensions"])]
-    w.lines.append(f"{w.out} = np.empty({shape}, {np_name(w.out_aval.dtype)})")
+    w.allocate()
     source = w.scalar(x) if type(x) is Literal else _element(w.names.array(x), parts)
     _copy_loops(w, shape, _element(w.out, index), source)
     return w.kernel(f"{name}, copied into a C-ordered array")
@@ -390,17 +425,15 @@ def _gather(w: _Writer) -> Kernel:
     x, indices = w.eqn.invars
     p = w.eqn.params
     dn, sizes, shape = p["dimension_numbers"], tuple(p["slice_sizes"]), w.out_aval.shape
-    dtype = np_name(w.out_aval.dtype)
     what = "Gather: one window of the operand per position of the indices"
     if 0 in sizes:  # (empty windows: the reference rule returns zeros)
-        w.lines.append(f"{w.out} = np.zeros({shape}, {dtype})")
+        w.fill(constant(0, w.out_aval.dtype))
         return w.kernel(what)
     fill = p["mode"] == GatherScatterMode.FILL_OR_DROP
     batch_dims = [j for j in range(len(shape)) if j not in dn.offset_dims]
     kept = [d for d in range(x.aval.ndim)
             if d not in dn.collapsed_slice_dims and d not in dn.operand_batching_dims]
     window_var = {d: f"i{j}" for d, j in zip(kept, dn.offset_dims)}
-    w.lines.append(f"{w.out} = np.empty({shape}, {dtype})")
     loops = _Loops(w.lines)
     for j in batch_dims:
         loops.open(f"i{j}", shape[j])
@@ -465,7 +498,7 @@ def _scatter(w: _Writer) -> Kernel:
     for d, j in zip(kept, window_dims):
         window[d] = updates.aval.shape[j]
         window_var[d] = f"u{j}"
-    w.lines.append(f"{w.out} = {w.array(x)}.copy()")
+    w.copy_of(x)
     loops = _Loops(w.lines)
     for j in scatter_dims:  # window after window: the order np.add.at combines them in
         loops.open(f"u{j}", updates.aval.shape[j])

@@ -11,6 +11,9 @@ first call has the CPU to itself. A single worker thread compiles one program af
 other (Numba compiles under a global lock anyway). It is a daemon thread, so a script that
 ends does not wait for compiles it no longer needs. ``EDUJAX_TIERED=0`` compiles
 synchronously instead.
+
+A program whose kernels an earlier process left as an object file (``aot.py``) is not tiered
+at all: loading it takes milliseconds, and its first call runs the kernels.
 """
 from __future__ import annotations
 
