@@ -18,8 +18,6 @@ import edujax.numpy as jnp
 
 CASES = recorded.load("jaxpr_fidelity_recorded.json")
 
-_JACOBIAN = ("jacfwd: under vmap, JAX's JVP of the inner _where jit keeps a dead zero "
-             "(broadcast_in_dim 0.0) that edujax drops")
 _SORT_JVP = "sort's JVP: JAX gathers with a u32 iota and batching dims; edujax's rule differs"
 _CONCAT_T = "concatenate's transpose: JAX splits the cotangent (split); edujax slices it"
 _GATHER = "JAX's diagonal/trace index with a gather and are inner jits; edujax slices"
@@ -27,8 +25,6 @@ _LINALG = ("JAX solves through custom_linear_solve and an inner _lu_solve jit, a
            "pinv, matrix_power... from other pieces; edujax's bodies differ")
 _SEARCHSORTED = "JAX's searchsorted is a jitted scan of binary search steps; edujax's differs"
 KNOWN_DIFFERENCES = {
-    "selu[jacfwd]": _JACOBIAN,
-    "selu[jvp]": "JAX's JVP of select_n leaves a dead instantiated zero in the jvp jaxpr",
     "where[nonbool_cond][grad]": "one value as both condition and branch: JAX's linearized "
                                  "jit takes its tangent once, edujax's twice",
     "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",

@@ -176,7 +176,15 @@ def _drop_unused_residuals(split: Any) -> Any:
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
     if all(used):
-        return split
+        # Still drop the known equations no output needs, as JAX's DCE of a linearized jit
+        # does: e.g. the zeros select_n's JVP makes for a symbolic-zero case (see its rule).
+        known = split.known.jaxpr
+        eqns = _live_eqns(known.eqns, known.outvars)[0]
+        if len(eqns) == len(known.eqns):
+            return split
+        return split._replace(known=ClosedJaxpr(
+            Jaxpr(known.constvars, known.invars, known.outvars, eqns, known.debug_info),
+            split.known.consts))
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)

@@ -495,7 +495,11 @@ def _select_n_jvp(primals, tangents):
     out = select_n(which, *cases)
     if all(type(t) is ad.Zero for t in case_tangents):
         return out, ad.Zero.from_value(out)
-    return out, select_n(which, *map(ad.instantiate_zeros, case_tangents))
+    # A symbolic zero among the cases becomes an array of zeros shaped like the first real
+    # tangent, made with full_like as JAX does: it depends on no tangent, so in a grad it
+    # lands in the forward half (dead there: JAX prints it as ``_ = broadcast_in_dim 0.0``).
+    zeros = full_like(next(t for t in case_tangents if type(t) is not ad.Zero), 0)
+    return out, select_n(which, *[zeros if type(t) is ad.Zero else t for t in case_tangents])
 
 
 def _select_n_transpose(ct, which, *cases):

@@ -120,3 +120,22 @@ def _softmax_jvp(axis, primals, tangents):
 
 
 _softmax.defjvp(_softmax_jvp)
+
+
+# ---------------------------------------------------------------- SciPy's spelling
+# jax.scipy.special's softmax and log_softmax follow SciPy, not jax.nn: ``axis`` is keyword
+# only and defaults to None, all the axes at once (a matrix sums to 1 as a whole). They call
+# the jax.nn functions with that axis, as JAX does.
+
+def scipy_softmax(x: Any, /, *, axis: Any = None) -> Any:
+    """SciPy's ``softmax``: ``exp(x) / sum(exp(x))`` over ``axis`` (default: every axis)."""
+    return softmax(x, axis=axis)
+
+
+def scipy_log_softmax(x: Any, /, *, axis: Any = None) -> Any:
+    """SciPy's ``log_softmax``: ``x - logsumexp(x)`` over ``axis`` (default: every axis)."""
+    return log_softmax(x, axis=axis)
+
+
+scipy_softmax.__name__ = scipy_softmax.__qualname__ = "softmax"
+scipy_log_softmax.__name__ = scipy_log_softmax.__qualname__ = "log_softmax"
