@@ -58,9 +58,16 @@ def asarray(x: Any) -> Any:
     if isinstance(x, (Array, core.Tracer)):
         return x
     if type(x) in dtypes.python_scalar_types:
-        return Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
-    value = np.asarray(x)
-    return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
+        out = Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
+    else:
+        value = np.asarray(x)
+        out = Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
+    if not out.shape and core._state.trace is not core.eval_trace:
+        # While tracing, a scalar is a literal tracer, as in JAX (jnp.array does the same):
+        # it prints inline (``False:bool[]``) instead of becoming a constvar.
+        return lax.convert_element_type_p.bind(out._value[()], new_dtype=out.dtype,
+                                               weak_type=out.weak_type, sharding=None)
+    return out
 
 
 def promote_dtypes(*args: Any) -> list:

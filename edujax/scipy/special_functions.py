@@ -17,6 +17,7 @@ import numpy as np
 from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import promote_args_inexact
 from edujax.scipy.softmax import logsumexp
 from edujax.scipy.softmax import scipy_log_softmax as log_softmax
@@ -52,22 +53,26 @@ def gammaln(x: Any) -> Any:
     return lax.lgamma(x)
 
 
+@inner_jit
 def gammasgn(x: Any) -> Any:
     """The sign of Gamma(x): +1, -1 between negative odd and even integers, nan at the poles."""
     x, = _promote("gammasgn", x)
     _no_complex("gammasgn", x)
+    typ = x.dtype.type  # NumPy scalars, not weakly typed: gamma(0.5) is a strong float32
     floor_x = lax.floor(x)
     x_negative = x < 0
-    is_pole = (x_negative & (x == floor_x)) | jnp.isnan(x)
-    is_negative = (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))
-    typ = x.dtype.type  # NumPy scalars, not weakly typed: gamma(0.5) is a strong float32
-    return jnp.where(is_pole, typ(np.nan), jnp.where(is_negative, typ(-1.0), typ(1.0)))
+    return jnp.select(
+        [(x_negative & (x == floor_x)) | jnp.isnan(x),                       # a pole
+         (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))],   # negative
+        [typ(np.nan), typ(-1.0)],
+        typ(1.0))
 
 
 def loggamma(x: Any) -> Any:
     """The principal branch of log Gamma(x): like gammaln for x > 0, nan elsewhere."""
     x, = _promote("loggamma", x)
-    return jnp.where(x > 0, lax.lgamma(x), np.nan)
+    res = lax.lgamma(x)
+    return jnp.where(x > 0, res, np.nan)
 
 
 def gamma(x: Any) -> Any:
@@ -77,12 +82,42 @@ def gamma(x: Any) -> Any:
 
 
 def betaln(a: Any, b: Any) -> Any:
-    """``log|B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)``.
+    """``log|B(a, b)|``, SciPy's (cdflib's) way, as JAX does.
 
-    NB: JAX uses a longer algorithm (TOMS 708's ``betaln``) that stays accurate when a or
-    b is large; the three-lgamma formula loses digits there to cancellation."""
+    For small b it is ``gammaln(a) + gammaln(b) - gammaln(a + b)``; for b >= 8 the last two
+    terms nearly cancel (digits lost when b is large), so ``_algdiv`` computes their
+    difference directly from Stirling's series."""
     a, b = _promote("betaln", a, b)
-    return lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
+    a, b = jnp.minimum(a, b), jnp.maximum(a, b)
+    small_b = lax.lgamma(a) + (lax.lgamma(b) - lax.lgamma(a + b))
+    large_b = lax.lgamma(a) + _algdiv(a, b)
+    return jnp.where(b < 8, small_b, large_b)
+
+
+def _algdiv(a: Any, b: Any) -> Any:
+    """``gammaln(b) - gammaln(a + b)`` for ``a <= b`` and ``b >= 8`` (cdflib's ``algdiv``).
+
+    With del(x) the remainder of Stirling's series (``gammaln(x) = (x - 1/2) log x - x +
+    log(2 pi) / 2 + del(x)``), the difference is ``del(b) - del(a + b)`` (``w``) minus
+    the leading terms ``u`` and ``v``, summed smaller first."""
+    c0, c1, c2 = 0.833333333333333e-01, -0.277777777760991e-02, 0.793650666825390e-03
+    c3, c4, c5 = -0.595202931351870e-03, 0.837308034031215e-03, -0.165322962780713e-02
+    h = a / b
+    c = h / (1 + h)
+    x = h / (1 + h)
+    d = b + (a - 0.5)
+    x2 = x * x  # sN = (1 - x**n) / (1 - x), for the series of del(a + b)
+    s3 = 1.0 + (x + x2)
+    s5 = 1.0 + (x + x2 * s3)
+    s7 = 1.0 + (x + x2 * s5)
+    s9 = 1.0 + (x + x2 * s7)
+    s11 = 1.0 + (x + x2 * s9)
+    t = (1.0 / b) ** 2
+    w = ((((c5 * s11 * t + c4 * s9) * t + c3 * s7) * t + c2 * s5) * t + c1 * s3) * t + c0
+    w = w * (c / b)
+    u = d * lax.log1p(a / b)
+    v = a * (lax.log(b) - 1.0)
+    return jnp.where(u <= v, (w - v) - u, (w - u) - v)
 
 
 def beta(a: Any, b: Any) -> Any:
@@ -239,11 +274,9 @@ _NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099
 
 
 def _polyval(coefficients: tuple, x: Any) -> Any:
-    """c0*x**n + ... + cn by Horner's rule."""
-    out = jnp.zeros_like(x)
-    for c in coefficients:
-        out = out * x + _const(x, c)
-    return out
+    """c0*x**n + ... + cn by Horner's rule: ``jnp.polyval`` of the coefficients as a NumPy
+    array of x's dtype, as JAX writes it (a constant of the jaxpr, and a ``polyval`` jit)."""
+    return jnp.polyval(np.array(coefficients, dtype=core.get_aval(x).dtype), x)
 
 
 def ndtri(p: Any) -> Any:
@@ -263,8 +296,10 @@ def ndtri(p: Any) -> Any:
     x_for_big_p *= -dtype(np.sqrt(2. * np.pi))
     z = lax.sqrt(dtype(-2.) * lax.log(sanitized_mcp))
     first_term = z - lax.log(z) / z
-    x_for_small_p = first_term - _polyval(_NDTRI_P2, 1 / z) / _polyval(_NDTRI_Q2, 1 / z) / z
-    x_otherwise = first_term - _polyval(_NDTRI_P1, 1 / z) / _polyval(_NDTRI_Q1, 1 / z) / z
+    second_term_small_p = _polyval(_NDTRI_P2, 1 / z) / _polyval(_NDTRI_Q2, 1 / z) / z
+    second_term_otherwise = _polyval(_NDTRI_P1, 1 / z) / _polyval(_NDTRI_Q1, 1 / z) / z
+    x_for_small_p = first_term - second_term_small_p
+    x_otherwise = first_term - second_term_otherwise
     x = jnp.where(sanitized_mcp > dtype(np.exp(-2.)), x_for_big_p,
                   jnp.where(z >= dtype(8.0), x_for_small_p, x_otherwise))
     x = jnp.where(p > dtype(1. - np.exp(-2.)), x, -x)
