@@ -271,6 +271,9 @@ def jaxprs_in_params(params: dict) -> list[Jaxpr]:
     return out
 
 
+_NAME_NOT_A_PARAM = {"custom_jvp_call", "custom_vjp_call"}
+
+
 def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
     """JAX prints a sub-jaxpr once, up front (``let name = {...} in``), when it is used
     more than once, or is long (more than 10 equations) and not the top level."""
@@ -281,7 +284,9 @@ def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
         jaxpr = queue.pop(0)
         counts[jaxpr] = counts.get(jaxpr, 0) + 1 + (jaxpr is not top and len(jaxpr.eqns) > 10)
         for eqn in jaxpr.eqns:
-            name = eqn.params.get("name")
+            # (a custom_jvp/vjp call prints a name, but JAX's has no ``name`` param: its
+            # shared call_jaxpr is just ``jaxpr``)
+            name = None if eqn.primitive.name in _NAME_NOT_A_PARAM else eqn.params.get("name")
             for sub in jaxprs_in_params(eqn.params):
                 queue.append(sub)
                 if isinstance(name, str):

@@ -17,6 +17,7 @@ import numpy as np
 from edujax import core, lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.lax.elementwise import _const as _lax_const
 from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import promote_args_inexact
 from edujax.scipy.softmax import logsumexp
@@ -31,9 +32,10 @@ __all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb
 
 
 def _const(x: Any, value: Any) -> Any:
-    """A constant for arithmetic with x: a Python scalar of x's kind, so that it is weakly
-    typed and takes x's dtype (as JAX's ``lax._const`` does); a literal in jaxprs."""
-    return np.zeros((), core.get_aval(x).dtype).dtype.type(value).item()
+    """A constant of x's dtype for arithmetic with x, a literal in jaxprs (JAX's
+    ``lax._const``): a weakly typed Python scalar when x is a weak scalar, else a NumPy
+    scalar of x's dtype, so that ``log(_const(x, pi))`` is already of x's dtype."""
+    return _lax_const(x, value)
 
 
 def _promote(name: str, *args: Any) -> list:
@@ -311,6 +313,7 @@ def ndtri(p: Any) -> Any:
 _LOG_NDTR_BOUNDS = {np.dtype(np.float32): (-10.0, 5.0), np.dtype(np.float64): (-20.0, 8.0)}
 
 
+@partial(custom_jvp, nondiff_argnums=(1,))
 def log_ndtr(x: Any, series_order: int = 3) -> Any:
     """``log(ndtr(x))``, accurate far into both tails.
 
@@ -326,11 +329,6 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
     x = jnp.asarray(x)
     if x.dtype not in _LOG_NDTR_BOUNDS:
         raise TypeError(f"x.dtype={x.dtype} is not supported.")
-    return _log_ndtr(x, series_order)
-
-
-@partial(custom_jvp, nondiff_argnums=(1,))
-def _log_ndtr(x: Any, series_order: int) -> Any:
     lower, upper = (np.array(b, x.dtype) for b in _LOG_NDTR_BOUNDS[x.dtype])
     above = lax.gt(x, upper)
     # (The max/min keep the unused branches finite, or their gradients would be NaN.)
@@ -343,11 +341,11 @@ def _log_ndtr(x: Any, series_order: int) -> Any:
 def _log_ndtr_jvp(series_order, primals, tangents):
     """d/dx log ndtr(x) = phi(x) / ndtr(x) = exp(log phi(x) - log_ndtr(x))."""
     (x,), (t,) = primals, tangents
-    ans = _log_ndtr(x, series_order)
+    ans = log_ndtr(x, series_order)
     return ans, lax.mul(t, lax.exp(lax.sub(_norm_logpdf(x), ans)))
 
 
-_log_ndtr.defjvp(_log_ndtr_jvp)
+log_ndtr.defjvp(_log_ndtr_jvp)
 
 
 def _log_ndtr_lower(x: Any, series_order: int) -> Any:
