@@ -31,6 +31,13 @@ from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
 
 
+def _fun_name(fun: Callable) -> str | None:
+    """A function's name, looking through ``functools.partial`` as JAX's debug info does."""
+    while isinstance(fun, functools.partial):
+        fun = fun.func
+    return getattr(fun, "__name__", None)
+
+
 class _NamedRule:
     """A user's Python function kept in a primitive's params; prints as its name."""
 
@@ -205,7 +212,7 @@ class custom_jvp:
                               for i, a in enumerate(args)))
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)
-        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), getattr(self.jvp, "__name__", None))
+        rule = _NamedRule(self._flat_jvp(nondiff, in_tree), _fun_name(self.jvp))
         trace = core.current_trace()
         if _uninvolved(trace, flat):  # e.g. the rule calling this function on its primals
             with core.set_current_trace(trace.parent):
@@ -382,9 +389,9 @@ class custom_vjp:
         flat, in_tree = tree_flatten(diff)
         res_tree: list = []  # [residuals' tree, output tree], filled in when fwd runs
         fwd = _NamedRule(self._flat_fwd(nondiff, in_tree, res_tree),
-                         getattr(self.fwd, "__name__", None))
+                         _fun_name(self.fwd))
         bwd = _NamedRule(self._flat_bwd(nondiff, in_tree, res_tree),
-                         getattr(self.bwd, "__name__", None))
+                         _fun_name(self.bwd))
         trace = core.current_trace()
         if _uninvolved(trace, flat):
             with core.set_current_trace(trace.parent):

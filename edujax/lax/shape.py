@@ -15,7 +15,7 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _is_array, expand_dims, full, reduce_sum, reshape
+from edujax.lax.base import _is_array, broadcast, expand_dims, full, reduce_sum, reshape
 from edujax.lax.elementwise import sub
 from edujax.lax.registry import (dtype_of_first, check_same_dtypes, first_input_weak_type_rule,
                                  shape_primitive, standard_primitive)
@@ -148,9 +148,14 @@ def _stack_transpose(ct, *xs, axis):
 
 
 def _stack_batch(args, dims, *, axis):
+    bdim = dims[0]
+    if bdim is not None and all(d == bdim for d in dims):  # one batch axis: stack around it
+        return stack_p.bind(*args, axis=axis if axis <= bdim else axis + 1), \
+            bdim + 1 if axis <= bdim else bdim
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    return stack_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
-                        axis=axis + 1), 0
+    # (an unbatched operand gets its batch axis from lax.broadcast, as in JAX: plain int dims)
+    return stack_p.bind(*[moveaxis(x, d, 0) if d is not None else broadcast(x, (size,))
+                          for x, d in zip(args, dims)], axis=axis + 1), 0
 
 
 ad.jvp_rules[stack_p] = _stack_jvp

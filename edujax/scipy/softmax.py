@@ -40,7 +40,9 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
     if where is not None:
         a = jnp.where(where, a, 0)
     if b is not None:
-        a_arr, b_arr = promote_args_inexact("logsumexp", a, b)
+        # (jnp.asarray: a scalar b is staged, as JAX's promotion stages it, so b != 0 below
+        # is an equation of the jaxpr rather than a Python bool)
+        a_arr, b_arr = map(jnp.asarray, promote_args_inexact("logsumexp", a, b))
         a_arr = jnp.where(b_arr != 0, a_arr, -np.inf)
     else:
         a_arr, = promote_args_inexact("logsumexp", a)
