@@ -175,6 +175,11 @@ def set_current_trace(trace: Trace):
 # ------------------------------------------------------------------ tracers
 
 
+# How a tracer is iterated (``a, b = x``): lax.index_in_dim(x, i, keepdims=False) for each i,
+# registered by edujax/lax/shape.py (core sits below lax).
+tracer_index_in_dim: Callable[[Any, int], Any] | None = None
+
+
 class Tracer:
     """A stand-in for an array while a function is being transformed.
 
@@ -233,7 +238,9 @@ class Tracer:
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
+        # JAX iterates with lax.index_in_dim (a slice with strides (1, ...), then a squeeze),
+        # which lives above this layer: edujax/lax/shape.py fills in ``tracer_index_in_dim``.
+        return (tracer_index_in_dim(self, i) for i in range(self.shape[0]))
 
     def __hash__(self):
         raise TypeError(f"unhashable type: '{type(self).__name__}'")
