@@ -28,6 +28,7 @@ from edujax.numpy.ufuncs import _where, clip, remainder
 from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
                                check_arraylike, ensure_array, ensure_arraylike, promote_dtypes)
 from edujax.numpy.inner_jit import inner_jit
+from edujax.lax.elementwise import _const as _lax_const
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -52,31 +53,54 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
     """The elements of ``a`` at ``indices`` along ``axis`` (of the flattened array if
     ``axis`` is None). Out of bounds: NaN/``fill_value`` (``mode="fill"``, the default),
     the nearest edge (``"clip"``) or counted around (``"wrap"``)."""
-    a, indices = ensure_arraylike("take", a, indices)
+    return _take(a, indices, None if axis is None else operator.index(axis), out, mode,
+                 unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                 fill_value=fill_value)
+
+
+@inner_jit(static_argnames=("axis", "mode", "unique_indices", "indices_are_sorted",
+                            "fill_value"))
+def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: str | None = None, unique_indices: bool = False,
+          indices_are_sorted: bool = False, fill_value: Any = None) -> Any:
+    """One ``gather`` of a window per index: the whole of ``a`` but one slot of ``axis``."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
+    a, indices = ensure_arraylike("take", a, indices)
     if axis is None:
         a, axis = ravel(a), 0
-    axis = canonicalize_axis(operator.index(axis), np.ndim(a))
+    axis = canonicalize_axis(axis, np.ndim(a))
     if mode is None or mode == "fill":
-        gather_mode = "fill"
+        gather_mode = lax.GatherScatterMode.FILL_OR_DROP
+        # gather reads no negative indices: count them from the end here
+        indices = _where(indices < 0, indices + a.shape[axis], indices)
     elif mode == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     elif mode == "wrap":
-        indices = remainder(indices, np.asarray(a.shape[axis], _dtype(indices))[()])
-        gather_mode = "promise_in_bounds"
+        indices = remainder(indices, _lax_const(indices, a.shape[axis]))
+        gather_mode = lax.GatherScatterMode.PROMISE_IN_BOUNDS
     elif mode == "clip":
-        gather_mode = "clip"
+        gather_mode = lax.GatherScatterMode.CLIP
     else:
         raise ValueError(f"Invalid mode '{mode}' for np.take")
-    if a.shape[axis] == 0:
+    index_dims = np.ndim(indices)
+    slice_sizes = list(np.shape(a))
+    if slice_sizes[axis] == 0:
         if np.size(indices):
             raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
         return a
-    index = (slice(None),) * axis + (asarray_index(indices),)
-    return a.at[index].get(mode=gather_mode, fill_value=fill_value,
-                           unique_indices=unique_indices,
-                           indices_are_sorted=indices_are_sorted)
+    if np.size(indices) == 0:
+        out_shape = slice_sizes[:axis] + list(np.shape(indices)) + slice_sizes[axis + 1:]
+        return lax.full_like(a, 0, shape=out_shape)
+    slice_sizes[axis] = 1
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(list(range(axis))
+                          + list(range(axis + index_dims, np.ndim(a) + index_dims - 1))),
+        collapsed_slice_dims=(axis,), start_index_map=(axis,))
+    return lax.gather(a, indices[..., None], dimension_numbers=dnums,
+                      slice_sizes=tuple(slice_sizes), mode=gather_mode,
+                      unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                      fill_value=fill_value)
 
 
 def asarray_index(indices: Any) -> Any:
