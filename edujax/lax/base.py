@@ -180,9 +180,16 @@ transpose_p = shape_primitive("transpose", _transpose_shape_rule,
                               lambda x, *, permutation: np.transpose(x, permutation))
 ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
     transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
-batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
-    transpose_p.bind(moveaxis(args[0], dims[0], 0),
-                     permutation=(0, *(p + 1 for p in permutation))), 0)
+
+
+def _transpose_batch(args, dims, *, permutation):
+    """One transpose that also brings the batch dimension to the front (as JAX's rule)."""
+    (operand,), (bdim,) = args, dims
+    perm = (bdim,) + tuple(i if i < bdim else i + 1 for i in permutation)
+    return transpose(operand, perm), 0
+
+
+batching.batching_rules[transpose_p] = _transpose_batch
 
 
 # ---------------------------------------------------------------- reduce_sum

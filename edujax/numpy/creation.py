@@ -40,6 +40,8 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     if order is not None and order != "K":
         raise NotImplementedError("Only implemented for order='K'")
     dtype = _explicit_dtype(dtype)
+    if isinstance(object, range):  # jnp.array(range(3)), as a list of Python ints
+        object = list(object)
     weak = dtype is None and _is_weakly_typed(object)
     if isinstance(object, (Array, core.Tracer)):
         out = lax._array_copy(object) if copy else object  # a ``copy`` equation, as in JAX
