@@ -15,7 +15,8 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import bdim_at_front, moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _axes, convert_element_type, full, reduce_sum, reshape, transpose
+from edujax.lax.base import (_axes, convert_element_type, full, reduce_sum, reduce_sum_p, reshape,
+                             transpose)
 from edujax.lax.elementwise import div, eq, max, min, mul
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
@@ -36,8 +37,10 @@ def _reduce_chooser_jvp(g, ans, x, *, axes):
     ties share it equally."""
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
     where = convert_element_type(eq(x, reshape(ans, kept)), g.dtype)
-    counts = reduce_sum(where, axes)
-    return div(reduce_sum(mul(g, where), axes), counts)
+    # (bound with the axes as given, as JAX's lax.reduce_sum keeps them: under vmap they are
+    # NumPy integers, and print so)
+    counts = reduce_sum_p.bind(where, axes=tuple(axes), out_sharding=None)
+    return div(reduce_sum_p.bind(mul(g, where), axes=tuple(axes), out_sharding=None), counts)
 
 
 def _np_reduce(ufunc):
