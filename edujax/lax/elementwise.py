@@ -15,8 +15,8 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (broadcast_in_dim, convert_element_type, full_like, reduce_sum,
-                             reshape)
+from edujax.lax.base import (broadcast, broadcast_in_dim, convert_element_type, full_like,
+                             reduce_sum, reshape)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, SIGNED, accepted,
                                  broadcasting_shape_rule, check_dtype_families,
                                  check_same_dtypes, checked_dtype_rule, naryop_abstract_eval,
@@ -646,11 +646,33 @@ def _select_n_batch(args, dims, **params):
 
 
 def _clamp_batch(args, dims):
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    lo, x, hi = [batching.bdim_at_front(a, d, size) for a, d in zip(args, dims)]
-    shape = np.shape(x)
-    lo, hi = [b if np.shape(b) == shape else broadcast_in_dim(b, shape, range(np.ndim(b)))
-              for b in (lo, hi)]
+    """JAX's rule: scalar bounds stay scalars (clamp broadcasts them itself); otherwise the
+    batch goes to the front of all three and the bounds are broadcast to x's shape."""
+    lo, x, hi = args
+    lo_dim, x_dim, hi_dim = dims
+    size = next(np.shape(a)[d] for a, d in zip(args, dims) if d is not None)
+    if lo_dim == x_dim == hi_dim:
+        if np.shape(lo) == np.shape(x) == np.shape(hi) or np.ndim(lo) == np.ndim(hi) == 0:
+            return clamp_p.bind(lo, x, hi), x_dim
+        if np.ndim(lo) == np.ndim(hi) == 1:
+            lo = broadcast_in_dim(lo, np.shape(x), [lo_dim])
+            hi = broadcast_in_dim(hi, np.shape(x), [hi_dim])
+            return clamp_p.bind(lo, x, hi), x_dim
+    elif np.ndim(lo) == 0 and np.ndim(hi) == 0 and x_dim is not None:
+        return clamp_p.bind(lo, x, hi), x_dim
+    lo = batching.bdim_at_front(lo, lo_dim, size) if np.shape(lo) else lo
+    hi = batching.bdim_at_front(hi, hi_dim, size) if np.shape(hi) else hi
+    x = batching.bdim_at_front(x, x_dim, size) if np.shape(x) else x
+    if np.ndim(lo) == 0 and np.ndim(x) > 0:
+        lo = broadcast(lo, np.shape(x))
+    if np.ndim(hi) == 0 and np.ndim(x) > 0:
+        hi = broadcast(hi, np.shape(x))
+    if 0 < np.ndim(lo) < np.ndim(x):
+        lo = broadcast_in_dim(lo, np.shape(x), [0])
+    if 0 < np.ndim(hi) < np.ndim(x):
+        hi = broadcast_in_dim(hi, np.shape(x), [0])
+    if np.ndim(lo) > np.ndim(x):
+        x = broadcast(x, np.shape(lo))
     return clamp_p.bind(lo, x, hi), 0
 
 
