@@ -29,7 +29,6 @@ KNOWN_DIFFERENCES = {
                                  "jit takes its tangent once, edujax's twice",
     "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",
     "sort[grad]": _SORT_JVP, "sort[axis0][grad]": _SORT_JVP,
-    "argsort[vmap]": "sort's batching rule: JAX broadcasts the iota with plain int dims",
     "roll[grad]": _CONCAT_T, "roll[axis][grad]": _CONCAT_T,
     **{f"{fn}{t}": _GATHER for fn in ("diagonal", "trace") for t in ("", "[jit]", "[vmap]",
                                                                       "[grad]")},

@@ -13,10 +13,10 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import bdim_at_front, moveaxis
+from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (_axes, convert_element_type, full, reduce_sum, reduce_sum_p, reshape,
-                             transpose)
+from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, full, reduce_sum,
+                             reduce_sum_p, reshape, transpose)
 from edujax.lax.elementwise import div, eq, max, min, mul
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
@@ -196,10 +196,20 @@ for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    args = [bdim_at_front(x, d, size) for x, d in zip(args, dims)]
-    return sort_p.bind(*args, dimension=dimension + 1, is_stable=is_stable,
-                       num_keys=num_keys), [0] * len(args)
+    """As JAX's rule: the batch dimension stays where the first batched operand has it;
+    the others are moved there, an unbatched one broadcast (with plain int dims)."""
+    prototype, new_bdim = next((x, d) for x, d in zip(args, dims) if d is not None)
+    shape = np.shape(prototype)
+    new_args = []
+    for x, d in zip(args, dims):
+        if d is None:
+            kept = [int(i) for i in np.delete(np.arange(len(shape)), new_bdim)]
+            new_args.append(broadcast_in_dim(x, shape, kept))
+        else:
+            new_args.append(moveaxis(x, d, new_bdim))
+    new_dimension = dimension + (new_bdim <= dimension)
+    return sort_p.bind(*new_args, dimension=new_dimension, is_stable=is_stable,
+                       num_keys=num_keys), [new_bdim] * len(new_args)
 
 
 batching.batching_rules[sort_p] = _sort_batch
