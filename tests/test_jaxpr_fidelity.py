@@ -20,7 +20,6 @@ CASES = recorded.load("jaxpr_fidelity_recorded.json")
 
 _SORT_JVP = "sort's JVP: JAX gathers with a u32 iota and batching dims; edujax's rule differs"
 _CONCAT_T = "concatenate's transpose: JAX splits the cotangent (split); edujax slices it"
-_GATHER = "JAX's diagonal/trace index with a gather and are inner jits; edujax slices"
 _LINALG = ("JAX solves through custom_linear_solve and an inner _lu_solve jit, and builds det, "
            "pinv, matrix_power... from other pieces; edujax's bodies differ")
 _SEARCHSORTED = "JAX's searchsorted is a jitted scan of binary search steps; edujax's differs"
@@ -30,8 +29,6 @@ KNOWN_DIFFERENCES = {
     "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",
     "sort[grad]": _SORT_JVP, "sort[axis0][grad]": _SORT_JVP,
     "roll[grad]": _CONCAT_T, "roll[axis][grad]": _CONCAT_T,
-    **{f"{fn}{t}": _GATHER for fn in ("diagonal", "trace") for t in ("", "[jit]", "[vmap]",
-                                                                      "[grad]")},
     **{f"searchsorted{t}": _SEARCHSORTED for t in ("", "[jit]", "[vmap]")},
     **{f"linalg[{fn}]": _LINALG for fn in ("det", "inv", "slogdet", "solve", "matrix_power",
                                            "norm[ord1]", "pinv", "matrix_rank", "cond",

@@ -92,13 +92,13 @@ from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_s
 from edujax.lax.more import (AccuracyMode, DotDimensionNumbers, PrecisionLike, RandomAlgorithm,
                              approx_max_k, approx_min_k, broadcast_like,
                              conv_general_dilated_local, conv_general_dilated_patches, dtype,
-                             platform_dependent, ragged_dot, approx_top_k_p)
+                             ragged_dot, approx_top_k_p)
 from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
                                 ScatterDimensionNumbers, gather, scatter, scatter_add,
                                 scatter_apply, scatter_max, scatter_min, scatter_mul,
                                 scatter_sub, gather_p, scatter_p, scatter_add_p, scatter_max_p,
                                 scatter_min_p, scatter_mul_p, scatter_sub_p)
-from edujax.lax.control_flow.conditionals import cond_p
+from edujax.lax.control_flow.conditionals import cond_p, platform_dependent, platform_index_p
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p

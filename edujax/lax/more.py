@@ -1,5 +1,6 @@
 """More of jax.lax's surface: approximate top-k, reduce_precision, image patches, and
-small helpers (platform_dependent, dtype, broadcast_like) and enums.
+small helpers (dtype, broadcast_like) and enums (platform_dependent is in
+control_flow/conditionals.py, beside the cond it stages).
 
 * ``approx_max_k`` / ``approx_min_k``: on a TPU these trade exactness for speed; on a
   CPU XLA computes them exactly, and so do we (the ``approx_top_k`` primitive).
@@ -14,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Sequence, Union
 
 import numpy as np
 
@@ -164,21 +165,6 @@ def _moveaxis_perm(ndim: int, src: Sequence[int], dst: Sequence[int]) -> list[in
 
 
 # ---------------------------------------------------------------- helpers
-def platform_dependent(*args: Any, default: Callable | None = None,
-                       **per_platform: Callable):
-    """``per_platform[platform](*args)``; edujax always runs on the CPU."""
-    for name, branch in per_platform.items():
-        if not callable(branch):
-            raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
-        if name == "gpu":
-            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
-    branch = per_platform.get("cpu", default)
-    if branch is None:
-        raise NotImplementedError("lax.platform_dependent: no branch for the cpu platform "
-                                  "and no default")
-    return branch(*args)
-
-
 def dtype(x: Any) -> np.dtype:
     """The (canonical) dtype of a value, a type or a dtype name: ``lax.dtype(1.0)`` is
     float32 (float64 under x64)."""

@@ -39,7 +39,7 @@ cond_p.multiple_results = True
 
 
 def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
-                        branches: tuple[ClosedJaxpr, ...]) -> list[ShapedArray]:
+                        branches: tuple[ClosedJaxpr, ...], **params: Any) -> list[ShapedArray]:
     # NB: JAX makes these checks in its jaxpr typechecker and raises core.JaxprTypeError.
     if index.dtype != np.int32:
         raise TypeError(f"cond called with index of type {index.dtype} instead of int32")
@@ -50,7 +50,8 @@ def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
     return list(branches[0].out_avals)
 
 
-def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...]) -> list:
+def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...],
+               **params: Any) -> list:
     # Clamped like XLA's Conditional: an out-of-range index runs the last branch.
     i = builtins.min(builtins.max(int(index), 0), len(branches) - 1)
     return _eval_closed(branches[i], args)
@@ -66,13 +67,13 @@ core.impl_rules[cond_p] = _cond_impl
 # agree on their outputs, so an output tangent that is zero in one branch but
 # not in another is materialized as zeros in the first.
 
-def _cond_jvp(primals, tangents, *, branches):
+def _cond_jvp(primals, tangents, *, branches, **params):
     (index, *ops), (_, *op_dots) = primals, tangents
     ops_nz = [type(t) is not ad.Zero for t in op_dots]
     per_branch = [_jvp_jaxpr(branch, ops_nz, False)[1] for branch in branches]
     out_nz = [builtins.any(nzs) for nzs in zip(*per_branch)]
     branches_jvp = tuple(_jvp_jaxpr(branch, ops_nz, out_nz)[0] for branch in branches)
-    outs = cond_p.bind(index, *ops, *_nonzero(op_dots), branches=branches_jvp)
+    outs = cond_p.bind(index, *ops, *_nonzero(op_dots), branches=branches_jvp, **params)
     primals_out, nz_tangents_out = _split(outs, [len(out_nz)])
     return primals_out, _fill_zeros(out_nz, nz_tangents_out, branches[0].out_avals)
 
@@ -96,9 +97,10 @@ ad.jvp_rules[cond_p] = _cond_jvp
 # signature. So residuals are merged by type: each branch fills its own slots
 # and returns zeros in the others (_merge_branch_residuals).
 
-def _cond_partial_eval(trace, index, *ops, branches):
+def _cond_partial_eval(trace, index, *ops, branches, **params):
     if trace.is_unknown(index):  # (never while linearizing: the index is a primal)
-        return trace.staging.process_primitive(cond_p, [index, *ops], dict(branches=branches))
+        return trace.staging.process_primitive(cond_p, [index, *ops],
+                                               dict(branches=branches, **params))
     ops_uk = [trace.is_unknown(x) for x in ops]
     per_branch = [partial_eval_jaxpr(branch, ops_uk).out_unknowns for branch in branches]
     out_uk = [builtins.any(uks) for uks in zip(*per_branch)]
@@ -113,12 +115,13 @@ def _cond_partial_eval(trace, index, *ops, branches):
     known_outs_res = []
     if known_branches[0].out_avals:
         with core.set_current_trace(trace.parent):
-            known_outs_res = cond_p.bind(index, *known_ops, branches=known_branches)
+            known_outs_res = cond_p.bind(index, *known_ops, branches=known_branches, **params)
     known_outs, residuals = _split(known_outs_res, [num_known_out])
     unknown_outs = []
     if builtins.any(out_uk):
         with core.set_current_trace(trace.staging):
-            unknown_outs = cond_p.bind(index, *residuals, *unknown_ops, branches=unknown_branches)
+            unknown_outs = cond_p.bind(index, *residuals, *unknown_ops,
+                                       branches=unknown_branches, **params)
     return _merge(out_uk, known_outs, unknown_outs)
 
 
@@ -180,13 +183,13 @@ ad.partial_eval_rules[cond_p] = _cond_partial_eval
 # index picks the branch whose transpose maps the output cotangents back to
 # the linear operands' cotangents.
 
-def _cond_transpose(cts, index, *args, branches):
+def _cond_transpose(cts, index, *args, branches, **params):
     linear = [ad.is_undefined_primal(x) for x in args]
     residuals = [x for x, lin in zip(args, linear) if not lin]
     cts_nz = [type(ct) is not ad.Zero for ct in cts]
     avals = [core.get_aval(x) for x in [*residuals, *_nonzero(cts)]]
     branches_t = tuple(_transpose_branch(branch, linear, cts_nz, avals) for branch in branches)
-    cts_in = cond_p.bind(index, *residuals, *_nonzero(cts), branches=branches_t)
+    cts_in = cond_p.bind(index, *residuals, *_nonzero(cts), branches=branches_t, **params)
     return [None, *_merge(linear, [None] * len(residuals), cts_in)]
 
 
@@ -219,7 +222,7 @@ ad.transpose_rules[cond_p] = _cond_transpose
 # own branch with ``select_n``. This costs the work of all branches (a cond
 # under vmap is no longer lazy); it is what JAX does too.
 
-def _cond_batch(args, dims, *, branches):
+def _cond_batch(args, dims, *, branches, **params):
     size = _axis_size(args, dims)
     if dims[0] is not None:
         return _cond_batch_as_select(args, dims, size, branches)
@@ -230,7 +233,7 @@ def _cond_batch(args, dims, *, branches):
     out_dims = _batch_dims([builtins.any(d is not None for d in ds) for ds in zip(*per_branch)])
     batched = tuple(batching.batch_jaxpr(branch, size, in_dims, out_dims)[0]
                     for branch in branches)
-    return cond_p.bind(index, *ops, branches=batched), out_dims
+    return cond_p.bind(index, *ops, branches=batched, **params), out_dims
 
 
 def _cond_batch_as_select(args, dims, size, branches):
@@ -368,7 +371,8 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any,
     return _switch(index, branches, operands)
 
 
-def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple) -> Any:
+def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple, **params: Any) -> Any:
+    """``switch`` after its checks; ``params`` are extra cond params (branches_platforms)."""
     args, in_tree = tree_flatten(operands)
     avals = [_abstractify(x) for x in args]
     traced = [_trace(branch, in_tree, avals, "switch") for branch in branches]
@@ -381,5 +385,56 @@ def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple) -> Any:
     in_fwd = [f[0] if len(set(f)) == 1 else None for f in zip(*fwds)]
     keep = [f is None for f in in_fwd]
     jaxprs = tuple(_prune_outputs(j, keep) for j in jaxprs)
-    outs = cond_p.bind(index, *consts, *args, branches=jaxprs)
+    outs = cond_p.bind(index, *consts, *args, branches=jaxprs, **params)
     return tree_unflatten(trees[0], _forwarded(outs, in_fwd, [*consts, *args]))
+
+
+# ====================================================================== platform_dependent
+# ``lax.platform_dependent(*args, default=f, cuda=g, ...)`` picks a function by the platform
+# the program will run on. Eagerly the platform is known, so it just calls that branch.
+# While tracing it is not (the jaxpr may be lowered for another platform later), so JAX
+# stages a ``platform_index`` equation (which lowering replaces by a constant) and a cond
+# whose ``branches_platforms`` param says which platforms each branch serves. edujax runs
+# on the CPU: platform_index evaluates to the branch for 'cpu', else to the default.
+platform_index_p = Primitive("platform_index")
+core.abstract_eval_rules[platform_index_p] = lambda *_, **__: ShapedArray((), np.int32)
+
+
+def _platform_index_impl(*, platforms: tuple) -> np.ndarray:
+    for i, ps in enumerate(platforms):
+        if ps is not None and "cpu" in ps:
+            return np.int32(i)
+    return np.int32(platforms.index(None))
+
+
+core.impl_rules[platform_index_p] = _platform_index_impl
+
+
+def platform_dependent(*args: Any, default: Callable | None = None,
+                       **per_platform: Callable) -> Any:
+    """``per_platform[platform](*args)``, or ``default(*args)`` for any other platform."""
+    branches_platforms_list: list[tuple[list[str], Callable]] = []
+    for name, branch in per_platform.items():
+        if not callable(branch):
+            raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
+        if name == "gpu":
+            raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
+        for ps, b in branches_platforms_list:
+            if b == branch:  # one function for several platforms: one branch
+                ps.append(name)
+                break
+        else:
+            branches_platforms_list.append(([name], branch))
+    branches = tuple(b for _, b in branches_platforms_list)
+    branches_platforms: tuple = tuple(tuple(ps) for ps, _ in branches_platforms_list)
+    if default is not None:
+        if not callable(default):
+            raise TypeError("lax.platform_dependent: the 'default' branch must be a callable.")
+        branches, branches_platforms = branches + (default,), branches_platforms + (None,)
+    if "cpu" not in per_platform and default is None:
+        raise NotImplementedError("lax.platform_dependent: no branch for the cpu platform "
+                                  "and no default")
+    if core._state.trace is core.eval_trace:
+        return branches[int(_platform_index_impl(platforms=branches_platforms))](*args)
+    index = platform_index_p.bind(platforms=branches_platforms)
+    return _switch(index, branches, args, branches_platforms=branches_platforms)
