@@ -25,12 +25,12 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import (broadcast_in_dim, convert_element_type, full, reduce_sum,
-                             transpose)
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
+                             reduce_sum, reshape, transpose)
 from edujax.lax.complex_numbers import conj
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
-from edujax.lax.shape import broadcasted_iota
+from edujax.lax.shape import broadcasted_iota, squeeze
 
 
 # ================================================================ helpers (lax only)
@@ -253,19 +253,50 @@ def _triangular_solve_transpose(ct, a, b, **params):
     return [None, triangular_solve_p.bind(a, ct, **params)]
 
 
+def _triangular_solve_batch(args, dims, *, left_side, lower, transpose_a, conjugate_a,
+                            unit_diagonal):
+    """JAX's rule. With one matrix ``a`` for the whole batch, the batch of ``b`` becomes
+    more columns (left side) or more rows (right side) of one solve: no copies of ``a``."""
+    (a, b), (a_dim, b_dim) = args, dims
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a,
+                  conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)
+    if a_dim is None:
+        if left_side:
+            b = batching.moveaxis(b, b_dim, -1)
+            shape = np.shape(b)
+            b_flat = reshape(b, shape[:-2] + (shape[-2] * shape[-1],))
+            out_dim = len(shape) - 1
+        else:
+            b = batching.moveaxis(b, b_dim, -2)
+            shape = np.shape(b)
+            b_flat = reshape(b, shape[:-3] + (shape[-3] * shape[-2], shape[-1]))
+            out_dim = len(shape) - 2
+        return reshape(triangular_solve(a, b_flat, **params), shape), out_dim
+    size = np.shape(a)[a_dim]
+    a, b = batching.bdim_at_front(a, a_dim, size), batching.bdim_at_front(b, b_dim, size)
+    return triangular_solve(a, b, **params), 0
+
+
 ad.jvp_rules[triangular_solve_p] = _triangular_solve_jvp
 ad.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
-_batch_at_front(triangular_solve_p)
+batching.batching_rules[triangular_solve_p] = _triangular_solve_batch
 
 
 def triangular_solve(a: Any, b: Any, *, left_side: bool = False, lower: bool = False,
                      transpose_a: bool = False, conjugate_a: bool = False,
                      unit_diagonal: bool = False) -> Any:
     """Solve ``op(a) @ x = b`` (``left_side``) or ``x @ op(a) = b`` for triangular ``a``
-    (JAX's defaults: right side, upper triangle)."""
-    return triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
-                                   transpose_a=transpose_a, conjugate_a=conjugate_a,
-                                   unit_diagonal=unit_diagonal)
+    (JAX's defaults: right side, upper triangle). A ``b`` with one dimension less than
+    ``a`` is one vector: a column (left side) or a row (right side) for the primitive."""
+    singleton = np.ndim(b) == np.ndim(a) - 1
+    if singleton:
+        b = expand_dims(b, (np.ndim(b) if left_side else np.ndim(b) - 1,))
+    out = triangular_solve_p.bind(a, b, left_side=left_side, lower=lower,
+                                  transpose_a=transpose_a, conjugate_a=conjugate_a,
+                                  unit_diagonal=unit_diagonal)
+    if singleton:
+        out = squeeze(out, (np.ndim(out) - 1 if left_side else np.ndim(out) - 2,))
+    return out
 
 
 # ================================================================ lu

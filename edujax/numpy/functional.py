@@ -165,12 +165,28 @@ def _vectorized_call(func: Callable, args: list, signature: str | None) -> Any:
                 raise ValueError(f"inconsistent size for core dimension {name!r}: {size} vs "
                                  f"{sizes[name]}")
         loop_shapes.append(shape[:len(shape) - len(core)])
+    # As JAX does: no argument is broadcast. Each loop dimension is one vmap, whose in_axes
+    # leave out the arguments that have no such dimension (or have it of size 1: those are
+    # squeezed first); a loop dimension of size 1 in every argument is put back at the end.
     loop_shape = broadcast_shapes(*loop_shapes)
-    args = [broadcast_to(a, loop_shape + np.shape(a)[len(s):])
-            for a, s in zip(args, loop_shapes)]
-    vectorized = func
-    for _ in loop_shape:
-        vectorized = vmap(vectorized)
-    return vectorized(*args)
+    squeezed, rev_filled_shapes = [], []
+    for arg, noncore in zip(args, loop_shapes):
+        filled = (1,) * (len(loop_shape) - len(noncore)) + tuple(noncore)
+        rev_filled_shapes.append(filled[::-1])
+        ones = tuple(i for i, size in enumerate(noncore) if size == 1)
+        squeezed.append(lax.squeeze(arg, ones) if ones else arg)
+    vectorized, dims_to_expand = func, []
+    for negdim, axis_sizes in enumerate(zip(*rev_filled_shapes)):
+        in_axes = tuple(None if size == 1 else 0 for size in axis_sizes)
+        if all(axis is None for axis in in_axes):
+            dims_to_expand.append(len(loop_shape) - 1 - negdim)
+        else:
+            vectorized = vmap(vectorized, in_axes)
+    result = vectorized(*squeezed)
+    if not dims_to_expand:
+        return result
+    if isinstance(result, tuple):
+        return tuple(expand_dims(r, axis=dims_to_expand) for r in result)
+    return expand_dims(result, axis=dims_to_expand)
 
 
