@@ -28,9 +28,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     **{f"special[{fn}]{t}": _PIECEWISE for fn in ("spence", "exp1")
        for t in ("", "[jit]", "[vmap]")},
     "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
-    **{f"random[choice[p]][{k}]": "choice with p calls jnp.searchsorted: JAX's is a jitted "
-                                  "scan of binary-search steps; edujax's differs"
-       for k in ("key", "PRNGKey")},
     "random[gamma[traced_a]][grad]": ("gamma's derivative in a: JAX computes it with "
                                       "igamma_grad_a's series (while loops in the jaxpr); "
                                       "edujax's random_gamma_grad is one primitive"),

@@ -456,6 +456,24 @@ ge_p = comparison("ge", np.greater_equal, ORDERED)
 ad.defjvp_zero(ge_p)
 
 
+# eq_to, lt_to, le_to: comparisons in the *total* order that sorting uses, where NaN comes
+# after every number (JAX's sort comparator and searchsorted bind them). Their inputs are
+# canonicalized first (one zero, one NaN: see reductions._canonicalize_float_for_sort).
+def _nan_last_lt(x, y):
+    if np.asarray(x).dtype.kind not in "fc":
+        return np.less(x, y)
+    return np.less(x, y) | (np.isnan(y) & ~np.isnan(x))
+
+
+eq_to_p = comparison("eq_to", lambda x, y: np.equal(x, y) | (np.isnan(x) & np.isnan(y))
+                     if np.asarray(x).dtype.kind in "fc" else np.equal(x, y))
+ad.defjvp_zero(eq_to_p)
+lt_to_p = comparison("lt_to", _nan_last_lt, ORDERED)
+ad.defjvp_zero(lt_to_p)
+le_to_p = comparison("le_to", lambda x, y: ~_nan_last_lt(y, x), ORDERED)
+ad.defjvp_zero(le_to_p)
+
+
 # ---------------------------------------------------------------- select_n
 # select_n(which, *cases): picks cases[which] elementwise. ``which`` is a bool
 # (False -> cases[0]) or an int32 index; it is a scalar or has the cases' shape.
@@ -612,7 +630,7 @@ for _p in [neg_p, sign_p, abs_p, floor_p, ceil_p, round_p, is_finite_p, exp_p, e
     batching.defvectorized(_p)
 for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p, and_p,
            or_p, xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, eq_p, ne_p,
-           lt_p, le_p, gt_p, ge_p]:
+           lt_p, le_p, gt_p, ge_p, eq_to_p, lt_to_p, le_to_p]:
     batching.defbroadcasting(_p)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -15,9 +15,11 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, full, reduce_sum,
-                             reduce_sum_p, reshape, transpose)
-from edujax.lax.elementwise import div, eq, max, min, mul
+from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, full, full_like,
+                             reduce_sum, reduce_sum_p, reshape, transpose)
+from edujax.lax.complex_numbers import imag, real
+from edujax.lax.elementwise import (_const, bitwise_and, bitwise_or, div, eq, eq_to_p, le_to_p,
+                                    lt_to_p, max, min, mul, ne, select)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
@@ -213,6 +215,48 @@ def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
 
 
 batching.batching_rules[sort_p] = _sort_batch
+
+
+# ---------------------------------------------------------------- the sort comparator
+# The order sort_p sorts in, as lax ops (JAX's comparators, which searchsorted uses): a total
+# order with -inf < ... < 0 < ... < inf < NaN, where -0.0 equals 0.0 and every NaN is one NaN.
+def _canonicalize_float_for_sort(x: Any) -> Any:
+    result = select(eq(x, _const(x, 0)), full_like(x, 0), x)
+    return select(ne(x, x), full_like(result, np.nan), result)
+
+
+def _operands_to_keys(*operands: Any, num_keys: int = 1) -> tuple[list, list]:
+    x_keys, y_keys = [], []
+    for x, y in zip(operands[:2 * num_keys:2], operands[1:2 * num_keys:2]):
+        if x.dtype.kind == "c":
+            x_keys += [_canonicalize_float_for_sort(real(x)), _canonicalize_float_for_sort(imag(x))]
+            y_keys += [_canonicalize_float_for_sort(real(y)), _canonicalize_float_for_sort(imag(y))]
+        elif x.dtype.kind == "f":
+            x_keys.append(_canonicalize_float_for_sort(x))
+            y_keys.append(_canonicalize_float_for_sort(y))
+        else:
+            x_keys.append(x)
+            y_keys.append(y)
+    return x_keys, y_keys
+
+
+def _sort_comparator(last: Primitive, *operands: Any, num_keys: int = 1) -> Any:
+    """Lexicographic on the keys: ``last`` (lt_to or le_to) compares the last key, and each
+    earlier key decides unless equal."""
+    x_keys, y_keys = _operands_to_keys(*operands, num_keys=num_keys)
+    p = None
+    for xk, yk in zip(x_keys[::-1], y_keys[::-1]):
+        p = (bitwise_or(lt_to_p.bind(xk, yk), bitwise_and(eq_to_p.bind(xk, yk), p))
+             if p is not None else last.bind(xk, yk))
+    return p
+
+
+def _sort_lt_comparator(*operands: Any, num_keys: int = 1) -> Any:
+    return _sort_comparator(lt_to_p, *operands, num_keys=num_keys)
+
+
+def _sort_le_comparator(*operands: Any, num_keys: int = 1) -> Any:
+    return _sort_comparator(le_to_p, *operands, num_keys=num_keys)
 
 
 # ---------------------------------------------------------------- cumulative JVPs

@@ -7,6 +7,7 @@ input, or a static ``size=``.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -14,10 +15,11 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.lax.reductions import _sort_le_comparator, _sort_lt_comparator
 from edujax.numpy.inner_jit import inner_jit
-from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import ravel
 from edujax.numpy.ufuncs import _where
+from edujax.vmap import vmap
 from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensure_arraylike,
                                promote_dtypes)
 
@@ -82,35 +84,65 @@ def sort_complex(a: Any) -> Any:
     return lax.convert_element_type(a, np.complex128 if wide else np.complex64)
 
 
+@inner_jit(static_argnames=("side", "method"))
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None, *,
                  method: str = "scan") -> Any:
     """Where to insert ``v`` into the sorted 1-D ``a`` to keep it sorted: the number of
     elements of ``a`` that come before (``side="left"``) or not after (``"right"``).
 
-    NaN counts as larger than every number, as in the sort order.
-    """
-    check_arraylike("searchsorted", a, v, *(() if sorter is None else (sorter,)))
+    NaN counts as larger than every number, as in the sort order. As in JAX, the default
+    ``method="scan"`` is a binary search: a scan of ``ceil(log2(n + 1))`` halving steps.
+    NB: JAX also has 'scan_unrolled' and 'sort'; edujax has 'scan' and 'compare_all'."""
+    if sorter is None:
+        a, v = ensure_arraylike("searchsorted", a, v)
+    else:
+        a, v, sorter = ensure_arraylike("searchsorted", a, v, sorter)
     if side not in ("left", "right"):
         raise ValueError(f"invalid argument side={side!r}, expected 'left' or 'right'")
-    a, v = asarray(a), asarray(v)
     if np.ndim(a) != 1:
         raise ValueError("a should be 1-dimensional")
     a, v = promote_dtypes(a, v)
     if sorter is not None:
-        a = a[asarray(sorter)]
-    shape = np.shape(v) + np.shape(a)
-    a_b = lax.broadcast_in_dim(a, shape, (np.ndim(v),))
-    v_b = lax.broadcast_in_dim(v, shape, tuple(range(np.ndim(v))))
-    before = _total_lt(a_b, v_b) if side == "left" else lax.bitwise_not(_total_lt(v_b, a_b))
-    return sum(before, axis=-1, dtype=dtypes.int_dtype())
+        a = a[sorter]
+    dtype = np.dtype(np.int64 if np.shape(a)[0] > np.iinfo(np.int32).max else np.int32)
+    if method == "scan":
+        return _searchsorted_scan_impl(a, v, side, dtype, False)
+    if method == "compare_all":
+        return _searchsorted_compare_all_impl(a, v, side, dtype)
+    raise ValueError(f"Unsupported method: {method}")
 
 
-def _total_lt(x: Any, y: Any) -> Any:
-    """``x < y`` in the sort order, where NaN is larger than every number."""
-    if x.dtype.kind != "f":
-        return lax.lt(x, y)
-    x_nan, y_nan = lax.ne(x, x), lax.ne(y, y)
-    return lax.bitwise_or(lax.lt(x, y), lax.bitwise_and(y_nan, lax.bitwise_not(x_nan)))
+@inner_jit(static_argnames=("side", "dtype", "unrolled"))
+def _searchsorted_scan_impl(sorted_arr: Any, query: Any, side: str, dtype: Any,
+                            unrolled: bool) -> Any:
+    """Binary search for one query (vmapped over the others): keep ``low < answer <= high``
+    and halve the interval ``ceil(log2(n + 1))`` times."""
+    (n,) = np.shape(sorted_arr)
+    if n == 0:
+        return lax.full(np.shape(query), 0, dtype)
+    if np.ndim(query) > 0:
+        return vmap(partial(_searchsorted_scan_impl, side=side, dtype=dtype, unrolled=unrolled),
+                    in_axes=(None, 0))(sorted_arr, query)
+    op = _sort_le_comparator if side == "left" else _sort_lt_comparator
+    unsigned = np.uint64 if np.iinfo(dtype).bits == 64 else np.uint32
+
+    def body_fun(state, _):
+        low, high = state
+        mid = low + (high - low) // 2  # this form cannot overflow
+        go_left = op(query, sorted_arr[mid])
+        return (lax.select(go_left, low, mid), lax.select(go_left, mid, high)), ()
+    n_levels = int(np.ceil(np.log2(n + 1)))
+    carry, _ = lax.scan(body_fun, (unsigned(0), unsigned(n)), (), length=n_levels,
+                        unroll=n_levels if unrolled else 1)
+    return carry[1].astype(dtype)
+
+
+@inner_jit(static_argnames=("side", "dtype"))
+def _searchsorted_compare_all_impl(sorted_arr: Any, query: Any, side: str, dtype: Any) -> Any:
+    """Count the elements before each query, comparing with all of them."""
+    op = _sort_lt_comparator if side == "left" else _sort_le_comparator
+    comparisons = vmap(op, in_axes=(0, None))(sorted_arr, query)
+    return comparisons.sum(dtype=dtype, axis=0)
 
 
 # ---------------------------------------------------------------- data-dependent shapes
