@@ -16,15 +16,9 @@ import recorded
 
 CASES = recorded.load("more_jaxprs_recorded.json")
 
-_SCAN_GRAD = ("polyval's scan under grad: JAX's partial evaluation of a scan keeps the "
-              "carry's zero init inside the known loop and orders the residual outputs "
-              "differently from edujax's")
 _PIECEWISE = ("JAX's exp1 (via expn) and spence are jnp.piecewise / vectorized jits with "
               "their own branch structure; edujax's bodies are written differently")
 KNOWN_DIFFERENCES: dict[str, str] = {
-    # ndtri's polynomials are jnp.polyval (a scan), and so are norm.ppf's and norm.isf's
-    "special[ndtri][grad]": _SCAN_GRAD, "stats[norm.ppf][grad]": _SCAN_GRAD,
-    "stats[norm.isf][grad]": _SCAN_GRAD,
     **{f"special[{fn}]{t}": _PIECEWISE for fn in ("spence", "exp1")
        for t in ("", "[jit]", "[vmap]")},
     "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
