@@ -13,7 +13,7 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import bdim_at_front, moveaxis
+from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.base import _is_array, broadcast, expand_dims, full, reduce_sum, reshape
 from edujax.lax.elementwise import sub
@@ -100,8 +100,9 @@ ad.transpose_rules[concatenate_p] = _concatenate_transpose
 
 def _concatenate_batch(args, dims, *, dimension):
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    return concatenate_p.bind(*[bdim_at_front(x, d, size) for x, d in zip(args, dims)],
-                              dimension=dimension + 1), 0
+    # (an unbatched operand gets its batch axis from lax.broadcast, as in JAX: plain int dims)
+    return concatenate_p.bind(*[moveaxis(x, d, 0) if d is not None else broadcast(x, (size,))
+                                for x, d in zip(args, dims)], dimension=dimension + 1), 0
 
 
 batching.batching_rules[concatenate_p] = _concatenate_batch
