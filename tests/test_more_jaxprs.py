@@ -16,8 +16,10 @@ import recorded
 
 CASES = recorded.load("more_jaxprs_recorded.json")
 
-_EXPN = ("JAX's exp1 is expn(1, x): a custom_jvp around a vectorized jit whose branches "
-         "(_expn1/_expn2/_expn3) differ from edujax's exp1")
+_EXPN = ("exp1 is expn(1, x) as in JAX, whose series has a while_loop under vmap with a "
+         "batched predicate: JAX 0.10's while_p keeps such a predicate batched (the loop "
+         "runs until all are done, updates masked in its lowering); edujax's batching rule "
+         "reduces it with reduce_or and selects in the body, JAX's older form")
 KNOWN_DIFFERENCES: dict[str, str] = {
     **{f"special[exp1]{t}": _EXPN for t in ("", "[jit]", "[vmap]")},
     "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
