@@ -408,3 +408,121 @@ jaxpr("random[scan_keys]",
 jaxpr("random[scan_keys][PRNGKey]",
       f"lambda k: jax.lax.scan(lambda k, _: tuple({R}.split(k)), k, None, length=3)",
       KEYS["PRNGKey"])
+
+# ================================================================ more transformations
+# Higher-order and forward-mode derivatives of the functions students differentiate most.
+for name, fn, arg in [
+        ("logsumexp", f"{SPECIAL}.logsumexp", V), ("softmax", "jax.nn.softmax", V),
+        ("log_softmax", "jax.nn.log_softmax", V), ("erf", f"{SPECIAL}.erf", V),
+        ("expit", f"{SPECIAL}.expit", V), ("gammaln", f"{SPECIAL}.gammaln", POS),
+        ("xlogy", f"lambda x: {SPECIAL}.xlogy(x, x + 1.0)", POS),
+        ("norm.logpdf", f"{STATS}.norm.logpdf", V), ("norm.cdf", f"{STATS}.norm.cdf", V),
+        ("logistic.logpdf", f"{STATS}.logistic.logpdf", V)]:
+    jaxpr(f"more[{name}][jvp]", f"lambda x, t: jax.jvp({fn}, (x,), (t,))", arg, "jnp.ones(4)")
+    jaxpr(f"more[{name}][jacfwd]", f"jax.jacfwd({fn})", arg)
+    jaxpr(f"more[{name}][jacrev]", f"jax.jacrev({fn})", arg)
+    jaxpr(f"more[{name}][hessian]", f"jax.hessian(lambda x: jnp.sum(({fn})(x)))", arg)
+    jaxpr(f"more[{name}][vmap_grad]", f"jax.vmap(jax.grad(lambda x: jnp.sum(({fn})(x))))",
+          f"jnp.stack([{arg}, {arg}])")
+    jaxpr(f"more[{name}][jit_grad]", f"jax.jit(jax.grad(lambda x: jnp.sum(({fn})(x))))", arg)
+
+# Random numbers inside loops, vmapped models and training steps.
+KEY = KEYS["key"]
+CASES["more[random_in_fori]"] = (
+    "def f(k):\n"
+    "    def body(i, carry):\n"
+    "        k, acc = carry\n"
+    "        k, sub = jax.random.split(k)\n"
+    "        return k, acc + jax.random.normal(sub, (3,))\n"
+    "    return jax.lax.fori_loop(0, 4, body, (k, jnp.zeros(3)))\n"
+    f"out = str(make_jaxpr(f)({KEY}))")
+CASES["more[random_in_scan]"] = (
+    "def f(k, xs):\n"
+    "    def step(k, x):\n"
+    "        k, sub = jax.random.split(k)\n"
+    "        return k, x + jax.random.uniform(sub, x.shape)\n"
+    "    return jax.lax.scan(step, k, xs)\n"
+    f"out = str(make_jaxpr(f)({KEY}, jnp.ones((5, 2))))")
+CASES["more[random_in_scan][PRNGKey]"] = CASES["more[random_in_scan]"].replace(
+    KEY, KEYS["PRNGKey"])
+CASES["more[dropout_train_step]"] = (
+    "def loss(w, x, k):\n"
+    "    h = jnp.tanh(x @ w)\n"
+    "    keep = jax.random.bernoulli(k, 0.8, h.shape)\n"
+    "    h = jnp.where(keep, h / 0.8, 0.0)\n"
+    "    return jnp.mean(h ** 2)\n"
+    f"out = str(make_jaxpr(jax.value_and_grad(loss))(jnp.ones((3, 2)), jnp.ones((4, 3)), {KEY}))")
+CASES["more[vae_reparam]"] = (
+    "def sample(mu, logvar, k):\n"
+    "    eps = jax.random.normal(k, mu.shape)\n"
+    "    return mu + jnp.exp(0.5 * logvar) * eps\n"
+    "def kl(mu, logvar):\n"
+    "    return -0.5 * jnp.sum(1 + logvar - mu ** 2 - jnp.exp(logvar))\n"
+    "def loss(mu, logvar, k):\n"
+    "    z = sample(mu, logvar, k)\n"
+    "    return jnp.sum(z ** 2) + kl(mu, logvar)\n"
+    f"out = str(make_jaxpr(jax.grad(loss, argnums=(0, 1)))(jnp.zeros(3), jnp.zeros(3), {KEY}))")
+CASES["more[init_mlp_vmap]"] = (
+    "def init(k):\n"
+    "    k1, k2 = jax.random.split(k)\n"
+    "    return (jax.nn.initializers.he_normal()(k1, (4, 8)),\n"
+    "            jax.nn.initializers.zeros(k2, (8,)))\n"
+    f"out = str(make_jaxpr(jax.vmap(init))(jax.random.split({KEY}, 3)))")
+CASES["more[ensemble_predict]"] = (
+    "def predict(w, x):\n"
+    "    return jax.nn.softmax(x @ w)\n"
+    "ws = jax.random.normal(jax.random.key(1), (5, 3, 2))\n"
+    "out = str(make_jaxpr(jax.vmap(predict, in_axes=(0, None)))(ws, jnp.ones((4, 3))))")
+CASES["more[gumbel_softmax]"] = (
+    "def f(logits, k):\n"
+    "    g = jax.random.gumbel(k, logits.shape)\n"
+    "    return jax.nn.softmax((logits + g) / 0.5)\n"
+    f"out = str(make_jaxpr(jax.grad(lambda l, k: f(l, k)[0]))(jnp.zeros(4), {KEY}))")
+CASES["more[categorical_policy_grad]"] = (
+    "def logp(logits, a):\n"
+    "    return jax.nn.log_softmax(logits)[a]\n"
+    f"out = str(make_jaxpr(jax.grad(logp))(jnp.zeros(4), jax.random.categorical({KEY}, jnp.zeros(4))))")
+CASES["more[gaussian_mixture_loglik]"] = (
+    "def loglik(x, means, logw):\n"
+    "    comp = jax.scipy.stats.norm.logpdf(x[:, None], means[None, :], 1.0)\n"
+    "    return jnp.sum(jax.scipy.special.logsumexp(comp + jax.nn.log_softmax(logw), axis=1))\n"
+    "out = str(make_jaxpr(jax.grad(loglik, argnums=(1, 2)))(jnp.ones(5), jnp.zeros(3), jnp.zeros(3)))")
+CASES["more[bayes_logistic]"] = (
+    "def logpost(w, X, y):\n"
+    "    logits = X @ w\n"
+    "    ll = jnp.sum(jax.scipy.stats.bernoulli.logpmf(y, jax.nn.sigmoid(logits)))\n"
+    "    return ll + jnp.sum(jax.scipy.stats.norm.logpdf(w))\n"
+    "out = str(make_jaxpr(jax.grad(logpost))(jnp.zeros(3), jnp.ones((4, 3)), jnp.array([0., 1., 1., 0.])))")
+CASES["more[poisson_regression]"] = (
+    "def nll(w, X, y):\n"
+    "    return -jnp.sum(jax.scipy.stats.poisson.logpmf(y, jnp.exp(X @ w)))\n"
+    "out = str(make_jaxpr(jax.grad(nll))(jnp.zeros(3), jnp.ones((4, 3)), jnp.array([0., 1., 2., 0.])))")
+CASES["more[mvn_sample_logpdf]"] = (
+    "def f(k, m, c):\n"
+    "    x = jax.random.multivariate_normal(k, m, c, (4,))\n"
+    "    return jax.scipy.stats.multivariate_normal.logpdf(x, m, c)\n"
+    f"out = str(make_jaxpr(f)({KEY}, jnp.zeros(2), jnp.eye(2)))")
+CASES["more[attention_block]"] = (
+    "def block(x, wq, wk, wv):\n"
+    "    q, k, v = (jnp.einsum('btd,dnh->btnh', x, w) for w in (wq, wk, wv))\n"
+    "    return jax.nn.dot_product_attention(q, k, v, is_causal=True).sum()\n"
+    "w = jnp.ones((4, 2, 3))\n"
+    "out = str(make_jaxpr(jax.grad(block, argnums=(1, 2, 3)))(jnp.ones((2, 5, 4)), w, w, w))")
+CASES["more[layernorm_mlp]"] = (
+    "def f(x, w):\n"
+    "    return jax.nn.gelu(jax.nn.standardize(x, axis=-1) @ w).mean()\n"
+    "out = str(make_jaxpr(jax.value_and_grad(f, argnums=1))(jnp.ones((2, 4)), jnp.ones((4, 3))))")
+CASES["more[one_hot_argmax]"] = (
+    "out = str(make_jaxpr(lambda x: jax.nn.one_hot(jnp.argmax(x, -1), x.shape[-1]))(jnp.ones((2, 4))))")
+CASES["more[permutation_batch]"] = (
+    "def shuffle(k, x):\n"
+    "    return x[jax.random.permutation(k, x.shape[0])]\n"
+    f"out = str(make_jaxpr(shuffle)({KEY}, jnp.ones((6, 2))))")
+CASES["more[random_traced_shape_param]"] = (
+    f"out = str(make_jaxpr(lambda k, s: jax.random.normal(k, (3,)) * s)({KEY}, 2.0))")
+CASES["more[truncated_normal_init_jit]"] = (
+    f"out = str(make_jaxpr(jax.jit(lambda k: jax.nn.initializers.truncated_normal(0.02)(k, (3, 4))))({KEY}))")
+CASES["more[key_data_roundtrip]"] = (
+    f"out = str(make_jaxpr(lambda k: jax.random.wrap_key_data(jax.random.key_data(k)))({KEY}))")
+CASES["more[split_fold_in_vmap]"] = (
+    f"out = str(make_jaxpr(jax.vmap(lambda i, k: jax.random.normal(jax.random.fold_in(k, i)), in_axes=(0, None)))(jnp.arange(4), {KEY}))")
