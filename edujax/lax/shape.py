@@ -84,14 +84,11 @@ def _concatenate_jvp(primals, tangents, *, dimension):
 
 
 def _concatenate_transpose(ct, *xs, dimension):
-    """Each linear operand gets its own slice of the cotangent."""
-    out, start = [], 0
-    for x in xs:
-        size = ad.aval_of(x).shape[dimension]
-        out.append(slice_in_dim(ct, start, start + size, 1, dimension)
-                   if ad.is_undefined_primal(x) else None)
-        start += size
-    return out
+    """Each operand gets its own piece of the cotangent: one ``split``, as in JAX (the
+    pieces of operands that are not linear are simply not used)."""
+    if type(ct) is ad.Zero:
+        return [ad.Zero(x.aval) if ad.is_undefined_primal(x) else None for x in xs]
+    return split(ct, tuple(ad.aval_of(x).shape[dimension] for x in xs), axis=dimension)
 
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp
