@@ -15,9 +15,10 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, full, full_like,
-                             reduce_sum, reduce_sum_p, reshape, transpose)
+from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
+                             full_like, reduce_sum, reduce_sum_p, reshape, transpose)
 from edujax.lax.complex_numbers import imag, real
+from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
 from edujax.lax.elementwise import (_const, bitwise_and, bitwise_or, div, eq, eq_to_p, le_to_p,
                                     lt_to_p, max, min, mul, ne, select)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
@@ -167,13 +168,22 @@ core.impl_rules[sort_p] = _sort_impl
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
-    tangent with it (a gather is linear, so reverse mode can transpose it)."""
+    tangent with it (a gather is linear, so reverse mode can transpose it). As in JAX, the
+    index is uint32 and the gather treats every other axis as a batching dimension."""
     shape = core.get_aval(primals[0]).shape
-    iotas = [broadcasted_iota(np.int32, shape, d) for d in range(len(shape))]
-    outs = sort_p.bind(*primals, iotas[dimension], dimension=dimension, is_stable=is_stable,
-                       num_keys=num_keys)
-    index = tuple(outs[-1] if d == dimension else iotas[d] for d in range(len(shape)))
-    return outs[:-1], [t if type(t) is ad.Zero else t[index] for t in tangents]
+    index_dtype = np.dtype(np.uint64 if any(d > np.iinfo(np.uint32).max for d in shape)
+                           else np.uint32)
+    outs = sort_p.bind(*primals, broadcasted_iota(index_dtype, shape, dimension),
+                       dimension=dimension, is_stable=is_stable, num_keys=num_keys)
+    batch_dims = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
+                                   start_index_map=(dimension,),
+                                   operand_batching_dims=batch_dims,
+                                   start_indices_batching_dims=batch_dims)
+    idx = expand_dims(outs[-1], (len(shape),))
+    return outs[:-1], [t if type(t) is ad.Zero else
+                       gather(t, idx, dnums, (1,) * len(shape),
+                              mode=GatherScatterMode.PROMISE_IN_BOUNDS) for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
