@@ -526,3 +526,24 @@ CASES["more[key_data_roundtrip]"] = (
     f"out = str(make_jaxpr(lambda k: jax.random.wrap_key_data(jax.random.key_data(k)))({KEY}))")
 CASES["more[split_fold_in_vmap]"] = (
     f"out = str(make_jaxpr(jax.vmap(lambda i, k: jax.random.normal(jax.random.fold_in(k, i)), in_axes=(0, None)))(jnp.arange(4), {KEY}))")
+
+# ================================================================ more distributions
+for dist, fns, arg, extra in [
+        ("expon", ("cdf", "sf", "logcdf", "logsf", "ppf"), POS, ""),
+        ("cauchy", ("sf", "logcdf", "logsf", "ppf", "isf"), V, ""),
+        ("gamma", ("sf", "logcdf", "logsf"), POS, ", 3.0"),
+        ("beta", ("cdf", "sf", "logcdf"), UNIT, ", 2.0, 3.0"),
+        ("chi2", ("cdf", "sf", "logcdf"), POS, ", 3.0"),
+        ("gumbel_l", ("pdf", "logpdf", "cdf", "sf"), V, ""),
+        ("gumbel_r", ("sf", "ppf"), UNIT, ""),
+        ("uniform", ("ppf",), UNIT, ""),
+        ("norm", ("logcdf", "logsf"), "jnp.array([-8.0, -1.0, 0.5, 9.0])", ""),
+        ("poisson", ("pmf", "cdf"), "jnp.array([0., 1., 3.])", ", 2.5"),
+        ("geom", ("pmf",), "jnp.array([1., 2., 3.])", ", 0.4"),
+        ("binom", ("pmf",), "jnp.array([0., 1., 3.])", ", 5, 0.4"),
+        ("betabinom", ("logpmf", "pmf"), "jnp.array([0., 1., 3.])", ", 5, 2.0, 3.0"),
+        ("pareto", ("cdf", "sf"), "jnp.array([1.5, 2.0, 4.0])", ", 3.0")]:
+    for fn in fns:
+        call = f"lambda x: {STATS}.{dist}.{fn}(x{extra})"
+        jaxpr(f"more_stats[{dist}.{fn}]", call, arg)
+        jaxpr(f"more_stats[{dist}.{fn}][vmap]", f"jax.vmap({call})", f"jnp.stack([{arg}, {arg}])")
