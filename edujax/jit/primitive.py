@@ -292,15 +292,20 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
     cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
     key = ("transpose", tuple(linear), cts_nonzero,
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
-    transposed = _memoized(jaxpr, key, lambda: _transpose_jaxpr(jaxpr, tuple(linear),
-                                                                cts_nonzero, tuple(avals)))
+    transposed, nz_out = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
+        jaxpr, tuple(linear), cts_nonzero, tuple(avals)))
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
-    return [next(cts_in) if lin else None for lin in linear]
+    nz = iter(nz_out)
+    return [(next(cts_in) if next(nz) else ad.Zero(ad.tangent_aval(x.aval))) if lin else None
+            for x, lin in zip(args, linear)]
 
 
 def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
-                     avals: tuple) -> ClosedJaxpr:
+                     avals: tuple) -> tuple[ClosedJaxpr, list[bool]]:
+    """The transposed body, and which linear inputs' cotangents it returns: as in JAX, a
+    cotangent that is a symbolic zero is not an output (the caller gets a Zero)."""
     num_res = linear.count(False)
+    nonzero_out: list[bool] = []
 
     def fun(*ins):
         residuals, cts = iter(ins[:num_res]), iter(ins[num_res:])
@@ -309,9 +314,11 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
         cts_out = [next(cts) if nz else ad.Zero(ad.tangent_aval(a))
                    for a, nz in zip(closed.out_avals, cts_nonzero)]
         cts_in = ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out)
-        return [ad.instantiate_zeros(ct) for ct, lin in zip(cts_in, linear) if lin], None
+        lin_cts = [ct for ct, lin in zip(cts_in, linear) if lin]
+        nonzero_out[:] = [type(ct) is not ad.Zero for ct in lin_cts]
+        return [ct for ct in lin_cts if type(ct) is not ad.Zero], None
 
-    return trace_to_jaxpr(fun, list(avals))[0]
+    return trace_to_jaxpr(fun, list(avals))[0], nonzero_out
 
 
 ad.jvp_rules[jit_p] = _jit_jvp
