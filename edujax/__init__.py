@@ -37,9 +37,12 @@ from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: 
 from edujax.jit.api import disable_jit  # noqa: F401
 from edujax.scopes import ensure_compile_time_eval, named_call, named_scope  # noqa: F401
 from edujax.devices import Device  # noqa: F401
-from edujax.runtime import (default_device, effects_barrier, enable_x64,  # noqa: F401
-                            explain_cache_misses, host_count, host_id, print_environment_info,
-                            process_count, process_index)
+from edujax.runtime import (default_device, effects_barrier, host_count, host_id,  # noqa: F401
+                            print_environment_info, process_count, process_index)
+# Switches as JAX shows them: ``jax.debug_nans.value``, ``with jax.debug_nans(True): ...``.
+from edujax.config import (debug_infs, debug_nans, default_matmul_precision,  # noqa: F401
+                           enable_x64, explain_cache_misses, log_compiles, numpy_dtype_promotion,
+                           numpy_rank_promotion, softmax_custom_jvp)
 from edujax import typing  # noqa: F401
 # issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
 from edujax import scipy  # noqa: F401

@@ -14,6 +14,7 @@ from edujax import core, dtypes, lax
 from edujax import numpy as jnp
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
+from edujax.literals import canonicalize_scalar
 from edujax.tree_util import (Partial, register_pytree_node, tree_flatten, tree_map,
                               tree_structure, tree_transpose, tree_unflatten)
 from edujax.vmap import vmap
@@ -114,6 +115,9 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     returned from a jitted function, or passed into one, like any array container.
     """
     flat_p, in_tree = tree_flatten(primals)
+    # As in JAX, a Python number becomes a typed one (3.0 -> TypedFloat(3.0, dtype=float32)):
+    # a function that returns its input unchanged hands that back.
+    flat_p = [canonicalize_scalar(p) for p in flat_p]
     flat_fun = _Flat(fun, in_tree, has_aux)
     outs, linear, _ = ad.linearize_flat(flat_fun, flat_p)
     out, aux = flat_fun.split(outs)
@@ -358,8 +362,11 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         f_partial, diff = _argnums_partial(fun, argnums, args)
         for leaf in tree_flatten(diff)[0]:
             _check_jacfwd_dtypes(leaf, holomorphic)
-        y, jac = vmap(lambda *t: jvp(f_partial, diff, t), out_axes=(None, -1))(
-            *_std_basis(diff))
+        push_forward = functools.partial(jvp, f_partial, diff, has_aux=has_aux)
+        # The aux output, like the primal output, is the same for every basis vector.
+        outs = vmap(lambda *t: push_forward(t), out_axes=(None, -1, None) if has_aux
+                    else (None, -1))(*_std_basis(diff))
+        y, jac = outs[:2]
         if holomorphic:
             for leaf in tree_flatten(y)[0]:
                 if core.get_aval(leaf).dtype.kind != "c":
@@ -367,8 +374,9 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
                                     f"complex dtype, but got {core.get_aval(leaf).dtype.name}.")
         inputs = diff[0] if isinstance(argnums, int) else diff
         # Each output leaf's Jacobian has one column per input scalar: cut into the inputs.
-        return tree_map(lambda y_leaf, j: _unravel_array_into_pytree(inputs, -1, y_leaf, j),
-                        y, jac)
+        jac_tree = tree_map(lambda y_leaf, j: _unravel_array_into_pytree(inputs, -1, y_leaf, j),
+                            y, jac)
+        return (jac_tree, outs[2]) if has_aux else jac_tree
     return jacfun
 
 
@@ -380,7 +388,7 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         f_partial, diff = _argnums_partial(fun, argnums, args)
         for leaf in tree_flatten(diff)[0]:
             _check_input_dtype(leaf, allow_int, holomorphic, "jacrev")
-        y, pullback = vjp(f_partial, *diff)
+        y, pullback, *maybe_aux = vjp(f_partial, *diff, has_aux=has_aux)
         for leaf in tree_flatten(y)[0]:
             _check_output_dtype(leaf, holomorphic, "jacrev")
         rows = vmap(pullback)(_std_basis(y))  # one tuple of input cotangents per output scalar
@@ -390,15 +398,16 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
         # Each input leaf's rows: one per output scalar, cut into the outputs; then the tree
         # of inputs of trees of outputs is turned around into JAX's layout.
         by_input = tree_map(lambda x, r: _unravel_array_into_pytree(y, 0, x, r), inputs, rows)
-        return tree_transpose(tree_structure(inputs), tree_structure(y), by_input)
+        jac_tree = tree_transpose(tree_structure(inputs), tree_structure(y), by_input)
+        return (jac_tree, *maybe_aux) if has_aux else jac_tree
     return jacfun
 
 
 def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
             holomorphic: bool = False) -> Callable:
     """Second derivatives: ``jacfwd(jacrev(fun))``."""
-    return jacfwd(jacrev(fun, argnums, holomorphic=holomorphic), argnums,
-                  holomorphic=holomorphic)
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                  has_aux=has_aux, holomorphic=holomorphic)
 
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from edujax import dtypes
+from edujax import dtypes, nan_checks
 # ShapedArray lives in abstract_arrays.py (below array.py, which needs it); JAX's core exports it
 # too, and so do we: ``core.ShapedArray`` is how the rest of edujax names it.
 from edujax.abstract_arrays import ShapedArray, dtype_name, short_dtype_name  # noqa: F401
@@ -125,10 +125,28 @@ class EvalTrace(Trace):
         except AttributeError:  # a Python scalar or a NumPy value among the args
             avals = [get_aval(a) for a in args]
         out_aval = abstract_eval(prim, avals, params)
-        out = impl_rules[prim](*map(_to_numpy, args), **params)
+        if nan_checks.CHECKING:  # jax_debug_nans / jax_debug_infs
+            with nan_checks.suspended():  # an operation is checked as a whole, like in JAX
+                out = impl_rules[prim](*map(_to_numpy, args), **params)
+            _check_special_values(prim, args, params, out)
+        else:
+            out = impl_rules[prim](*map(_to_numpy, args), **params)
         if prim.multiple_results:
             return [_wrap(o, a) for o, a in zip(out, out_aval)]
         return _wrap(out, out_aval)
+
+
+def _check_special_values(prim: Primitive, args: Any, params: dict, out: Any) -> None:
+    """An eager operation made a NaN? Raise, naming it. (Its insides, the branches of a
+    ``cond`` say, are not checked one by one: JAX runs such an operation compiled.) An eager
+    call of a jitted body (``jit``) is checked like a compiled call: if its outputs hold a
+    NaN, its jaxpr runs again op by op to find the operation (nan_checks.py)."""
+    outs = out if prim.multiple_results else [out]
+    if prim.name == "jit":
+        closed = params["jaxpr"]
+        nan_checks.check_jit_call(params["name"], outs, lambda: closed.call(*args), closed)
+    else:
+        nan_checks.check_operation(prim.name, outs)
 
 
 def _to_numpy(x: Any) -> Any:

@@ -47,11 +47,15 @@ def x64_enabled() -> bool:
 # The x64 flag is read several times per operation, so it is kept here, refreshed by a config
 # listener whenever it changes (config.update is the only way it can).
 _x64 = [bool(config.read("jax_enable_x64"))]
+# Likewise: is jax_numpy_dtype_promotion "strict"?
+_strict_mode = [config.read("jax_numpy_dtype_promotion").value == "strict"]
 
 
 def _refresh_x64(name: str, value: Any) -> None:
     if name == "jax_enable_x64":
         _x64[0] = bool(value)
+    elif name == "jax_numpy_dtype_promotion":
+        _strict_mode[0] = value.value == "strict"
 
 
 config.on_update(_refresh_x64)
@@ -115,10 +119,21 @@ def _lattice(x64: bool) -> dict:
     }
 
 
-@functools.lru_cache(maxsize=2)
-def _upper_bounds(x64: bool) -> dict:
+def _strict_lattice() -> dict:
+    """``jax_numpy_dtype_promotion='strict'``: only Python scalars promote implicitly (an int
+    to any integer or float type, a float to any float type...); two different array dtypes
+    never do, so ``int32 + float32`` needs an explicit ``astype``."""
+    concrete = [bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64,
+                float16, float32, float64, complex64, complex128]
+    return {int: [float, uint8, uint16, uint32, uint64, int8, int16, int32, int64],
+            float: [complex, float16, float32, float64], complex: [complex64, complex128],
+            **{t: [] for t in concrete}}
+
+
+@functools.lru_cache(maxsize=4)
+def _upper_bounds(x64: bool, strict: bool = False) -> dict:
     """For every node, the set of all nodes at or above it (transitive closure)."""
-    lattice = _lattice(x64)
+    lattice = _strict_lattice() if strict else _lattice(x64)
     ubs = {}
     for node in lattice:
         seen, todo = {node}, [node]
@@ -131,13 +146,26 @@ def _upper_bounds(x64: bool) -> dict:
     return ubs
 
 
-@functools.lru_cache(maxsize=1024)
+def _strict() -> bool:
+    return _strict_mode[0]
+
+
 def _least_upper_bound(x64: bool, *nodes) -> Any:
-    ubs = _upper_bounds(x64)
+    return _least_upper_bound_in(x64, _strict(), *nodes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _least_upper_bound_in(x64: bool, strict: bool, *nodes) -> Any:
+    ubs = _upper_bounds(x64, strict)
     common = set.intersection(*(ubs[n] for n in nodes))
     lub = (common & set(nodes)) or {c for c in common if common <= ubs[c]}
     if len(lub) != 1:
-        names = tuple(str(n.__name__ if isinstance(n, type) else n) for n in nodes)
+        names = tuple(str(n) for n in nodes)  # (as JAX: a Python type shows as <class 'int'>)
+        if strict:
+            raise TypePromotionError(
+                f"Input dtypes {names} have no available implicit dtype promotion path when "
+                "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "
+                "output type, or set jax_numpy_dtype_promotion=standard.")
         raise TypePromotionError(f"Input dtypes {names} have no available implicit dtype "
                                  "promotion path. Try explicitly casting inputs to the "
                                  "desired output type.")
@@ -172,22 +200,24 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
     ``return_weak_type_flag=True`` also says whether the result stays weak
     (it does only when every input was weak, e.g. ``2.0 * 3.0``).
     """
-    dtype, weak = _result_type_of_pairs(tuple(map(dtype_and_weak, args)), x64_enabled())
+    dtype, weak = _result_type_of_pairs(tuple(map(dtype_and_weak, args)), x64_enabled(),
+                                        _strict())
     return (dtype, weak) if return_weak_type_flag else dtype
 
 
 @functools.lru_cache(maxsize=4096)
-def _result_type_of_pairs(pairs: tuple, x64: bool) -> tuple[np.dtype, bool]:
+def _result_type_of_pairs(pairs: tuple, x64: bool, strict: bool = False
+                          ) -> tuple[np.dtype, bool]:
     """Promotion of (dtype, weak) pairs. Memoized: it runs on every eager operation."""
     dtypes = {d for d, _ in pairs}
     weaks = [w for _, w in pairs]
     if len(dtypes) == 1 and (len(pairs) == 1 or not all(weaks)):
         dtype, weak = pairs[0][0], all(weaks)
-    elif all(weaks):
-        dtype, weak = _least_upper_bound(x64, *dtypes), True
+    elif all(weaks) and not strict:
+        dtype, weak = _least_upper_bound_in(x64, strict, *dtypes), True
     else:
         nodes = {_lattice_node(d, w) for d, w in pairs}
-        dtype = _least_upper_bound(x64, *nodes)
+        dtype = _least_upper_bound_in(x64, strict, *nodes)
         # NB: identity, not ==: NumPy says np.dtype("float64") == float.
         weak = any(dtype is t for t in _weak_types)
         if weak:

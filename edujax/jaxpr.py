@@ -114,6 +114,11 @@ class ClosedJaxpr:
 
     __repr__ = __str__
 
+    def call(self, *args: Any) -> list:
+        """Run the program op by op, each equation bound in the current trace (``core``,
+        below this module, reruns a jitted body this way to find where a NaN came from)."""
+        return eval_jaxpr(self.jaxpr, self.consts, *args)
+
 
 def eval_jaxpr(jaxpr: Jaxpr, consts: list, *args: Any) -> list:
     """Run ``jaxpr`` on ``args``: the reference interpreter, the spec for every backend.

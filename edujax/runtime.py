@@ -14,7 +14,6 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from edujax.config import config
 from edujax.devices import Device, default_backend, device_count, local_device_count
 
 
@@ -47,28 +46,6 @@ def default_device(device: Device | None = None) -> Iterator[None]:
     if device is not None and not isinstance(device, (Device, str)):
         raise TypeError(f"default_device expects a Device, got {device!r}")
     yield
-
-
-@contextlib.contextmanager
-def enable_x64(new_val: bool = True) -> Iterator[None]:
-    """Inside the block, 64-bit types are on (or off): ``jax_enable_x64``, then restored."""
-    previous = config.read("jax_enable_x64")
-    config.update("jax_enable_x64", bool(new_val))
-    try:
-        yield
-    finally:
-        config.update("jax_enable_x64", previous)
-
-
-@contextlib.contextmanager
-def explain_cache_misses(new_val: bool = True) -> Iterator[None]:
-    """Inside the block, every jit compile is logged with the reason it missed the cache."""
-    previous = config.read("jax_explain_cache_misses")
-    config.update("jax_explain_cache_misses", bool(new_val))
-    try:
-        yield
-    finally:
-        config.update("jax_explain_cache_misses", previous)
 
 
 def print_environment_info(return_string: bool = False) -> str | None:

@@ -25,15 +25,7 @@ from edujax import lax
 CASES = load("complex_recorded.json")
 
 # Known differences, each with its reason (strict: the test fails once they are fixed).
-KNOWN_DIFFERENCES = {
-    "jaxpr_lax_fft": "JAX wraps lax.fft in an inner jit (jit[name=fft]); edujax inlines it",
-    "jaxpr_angle": "JAX wraps jnp.angle in an inner jit; edujax inlines it",
-    "jaxpr_isreal": "JAX wraps jnp.isreal in an inner jit; edujax inlines it",
-    "jaxpr_round": "JAX wraps jnp.round in an inner jit; edujax inlines it",
-    "grad_has_aux_complex": "JAX hands a Python complex aux back as its internal TypedComplex",
-    "argmax_complex": "JAX's argmax of complex numbers fails inside XLA's lowering (an error "
-                      "from `gt`); edujax's argmax orders complex numbers lexicographically",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def _params():

@@ -117,6 +117,11 @@ def test_tracer_bool_error_gets_a_box_and_keeps_the_users_traceback(kernel):
     ("jax.jit(lambda v: int(v))(1)", "TracerIntegerConversionError", "fori_loop"),
     ("jax.jit(lambda v: np.asarray(v))(1.0)", "TracerArrayConversionError", "jnp.*"),
     ("jax.jit(lambda v: v[v > 0])(jnp.ones(3))", "NonConcreteBooleanIndexError", "jnp.where"),
+    ("with jax.debug_nans(True):\n    jnp.log(-1.0)", "FloatingPointError", "domain"),
+    ("with jax.numpy_rank_promotion('raise'):\n    jnp.ones(3) + jnp.ones((2, 3))",
+     "ValueError", "x[None, :]"),
+    ("with jax.numpy_dtype_promotion('strict'):\n    jnp.ones(2) + jnp.arange(2)",
+     "TypePromotionError", "astype"),
 ])
 def test_other_tracing_errors_get_their_box(kernel, code, ename, fix):
     kernel.execute("import numpy as np\nimport edujax as jax\nimport edujax.numpy as jnp")

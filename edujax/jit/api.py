@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, dtypes, nan_checks
 from edujax.api import clear_trace_cache, shaped_abstractify
 from edujax.array import Array
 from edujax.backends import get_backend
@@ -32,9 +32,10 @@ from edujax.config import config
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
-                              signature_text)
+                              logger, signature_text)
 from edujax.jit.primitive import jit_p
-from edujax.tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
+                              tree_unflatten)
 
 
 def _as_tuple(x: int | str | Iterable | None) -> tuple:
@@ -217,6 +218,8 @@ class JitWrapped:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if config._values["jax_disable_jit"]:  # see disable_jit: run the Python function
             return self._fun(*args, **kwargs)
+        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+            return self._call_checking_nans(args, kwargs)
         flat_key = None
         if not kwargs and not self._static_argnums and core._state.trace is core.eval_trace:
             flat_key = _flat_key(args)
@@ -248,6 +251,16 @@ class JitWrapped:
         args = tuple(a if i in static_pos else _stage_scalars(a) for i, a in enumerate(args))
         kwargs = {k: v if k in names else _stage_scalars(v) for k, v in kwargs.items()}
         return self._fun(*args, **kwargs)
+
+    def _call_checking_nans(self, args: tuple, kwargs: dict) -> Any:
+        """jax_debug_nans: the compiled call's outputs are checked; on a NaN, ``f`` runs again
+        without jit, op by op, to name the operation that made it (nan_checks.py)."""
+        call = _Call(self, args, kwargs)
+        with nan_checks.suspended():  # compiled code is checked as a whole
+            out = self._run(self._entry(call), list(map(_leaf_value, call.leaves)))
+        nan_checks.check_jit_call(self._name, tree_leaves(out),
+                                  lambda: self._fun(*args, **kwargs))
+        return out
 
     def _run(self, entry: CacheEntry, values: list) -> Any:
         if entry.executable is None:
@@ -297,6 +310,9 @@ class JitWrapped:
                            cacheable=not hoisted)
         entry.hoisted_consts = hoisted
         entry.trace_seconds = time.perf_counter() - start
+        if config._values["jax_log_compiles"]:
+            logger.warning("Finished tracing %s for jit in %.9g sec", self._name,
+                           entry.trace_seconds)
         return entry
 
     def _compile_or_discard(self, entry: CacheEntry) -> None:
@@ -312,9 +328,17 @@ class JitWrapped:
                 raise
 
     def _compile(self, entry: CacheEntry) -> None:
+        log = config._values["jax_log_compiles"]  # jax.log_compiles(): say what is compiled
+        if log:
+            avals = tuple(entry.jaxpr.in_avals)
+            logger.warning("Compiling jit(%s) with global shapes and types %r for the %s "
+                           "backend.", self._name, avals, entry.key.backend)
         start = time.perf_counter()
         entry.executable = get_backend(entry.key.backend).compile(entry.jaxpr)
         entry.compile_seconds = time.perf_counter() - start
+        if log:
+            logger.warning("Finished %s compilation of jit(%s) in %.9g sec", entry.key.backend,
+                           self._name, entry.compile_seconds)
 
     def _call_traced(self, call: _Call) -> Any:
         """Inside another trace: record one ``jit`` equation instead of running."""

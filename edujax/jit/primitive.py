@@ -11,14 +11,13 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from edujax import core
+from edujax import core, inner_jit, nan_checks
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, run_jaxpr
-from edujax.numpy import inner_jit
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -41,7 +40,7 @@ def executable_for(jaxpr: ClosedJaxpr) -> Any:
     return per_backend[backend.name]
 
 
-# The bodies of jnp functions' inner jits (numpy/inner_jit.py), and every jaxpr derived from
+# The bodies of jnp functions' inner jits (edujax/inner_jit.py), and every jaxpr derived from
 # one (its JVP, its known and unknown halves, its transpose, its batched form). Run eagerly,
 # for instance by an eager ``grad(f)(x)`` whose f calls ``jnp.where``, such a jaxpr is
 # interpreted with the NumPy rules, exactly as the plain jnp function would have computed:
@@ -81,7 +80,7 @@ pp_eqn_rules[jit_p] = _jit_pp_rule
 
 
 def _stage_jit_call(jaxpr: ClosedJaxpr, args: list, name: str) -> list:
-    """How a jnp function's inner jit (numpy/inner_jit.py) becomes one equation."""
+    """How a jnp function's inner jit (edujax/inner_jit.py) becomes one equation."""
     return jit_p.bind(*args, jaxpr=jaxpr, name=name, donated_invars=(False,) * len(args),
                       inline=False, keep_unused=False)
 
@@ -294,6 +293,7 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
     transposed, nz_out = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
         jaxpr, tuple(linear), cts_nonzero, tuple(avals)))
+    nan_checks.backward_passes.add(transposed)  # (how jax_debug_nans announces its NaNs)
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
     nz = iter(nz_out)
     return [(next(cts_in) if next(nz) else ad.Zero(ad.tangent_aval(x.aval))) if lin else None

@@ -136,6 +136,34 @@ KEY_REUSE = Hint(
     RANDOM_TUTORIAL)
 
 
+NAN_FOUND = Hint(
+    "jax_debug_nans found the operation that made a NaN",
+    "With jax_debug_nans (or jax_debug_infs) on, an operation's output held a NaN (or an "
+    "inf), and the error names that operation.",
+    "log of a negative number, sqrt of a negative number, 0/0 and inf - inf give NaN; "
+    "exp of a large number and division by 0 give inf.",
+    "Look at the inputs of the named operation: clip them to its domain, or mask them "
+    "with jnp.where before the operation (not after it).",
+    GOTCHAS_TUTORIAL)
+
+RANK_PROMOTION = Hint(
+    "arrays of different ranks were broadcast together",
+    "jax_numpy_rank_promotion is 'raise', and an operation combined arrays of different "
+    "ranks, e.g. shapes (3,) and (2, 3).",
+    "NumPy would silently add leading dimensions of size 1; this setting refuses that, "
+    "because it often hides a bug.",
+    "Make the ranks equal on purpose: x[None, :] or x.reshape(1, 3), or jnp.expand_dims.",
+    GOTCHAS_TUTORIAL)
+
+STRICT_PROMOTION = Hint(
+    "two different dtypes met under strict type promotion",
+    "jax_numpy_dtype_promotion is 'strict', and an operation combined arrays of two "
+    "different dtypes (say int32 and float32).",
+    "Strict promotion never picks a common type for you; only Python scalars adapt.",
+    "Cast one side explicitly: x.astype(jnp.float32).",
+    GOTCHAS_TUTORIAL)
+
+
 def _message(error: BaseException) -> str:
     return str(error).split("\n", 1)[0]
 
@@ -158,6 +186,12 @@ RULES: list[tuple[Callable[[BaseException], bool], Hint]] = [
      SCALAR_GRAD),
     (lambda e: isinstance(e, TypeError) and "item assignment" in _message(e), IMMUTABLE),
     (lambda e: isinstance(e, KeyReuseWarning), KEY_REUSE),
+    (lambda e: isinstance(e, FloatingPointError)
+     and _message(e).startswith("invalid value ("), NAN_FOUND),
+    (lambda e: isinstance(e, ValueError)
+     and "jax_numpy_rank_promotion='raise'" in _message(e), RANK_PROMOTION),
+    (lambda e: isinstance(e, ValueError)
+     and "jax_numpy_dtype_promotion=strict" in _message(e), STRICT_PROMOTION),
 ]
 
 

@@ -30,9 +30,10 @@ from edujax.lax.elementwise import (abs, acos, acosh, add, asin, asinh, atan, at
                                     sqrt, square, sub, tan, tanh, abs_p, acos_p, acosh_p, add_p,
                                     and_p, asin_p, asinh_p, atan2_p, atan_p, atanh_p,
                                     bitcast_convert_type_p, cbrt_p, ceil_p, clamp_p, cos_p, cosh_p,
-                                    div_p, eq_p, erf_p, exp2_p, exp_p, expm1_p, floor_p, ge_p,
-                                    gt_p, integer_pow_p, is_finite_p, le_p, log1p_p, log_p,
-                                    logistic_p, lt_p, max_p, min_p, mul_p, ne_p, neg_p,
+                                    div_p, eq_p, eq_to_p, erf_p, exp2_p, exp_p, expm1_p, floor_p,
+                                    ge_p, gt_p, integer_pow_p, is_finite_p, le_p, le_to_p, log1p_p,
+                                    log_p, logistic_p, lt_p, lt_to_p, max_p, min_p, mul_p, ne_p,
+                                    neg_p,
                                     nextafter_p, not_p, or_p, pow_p, rem_p, round_p, rsqrt_p,
                                     select_n_p, shift_left_p, shift_right_arithmetic_p,
                                     shift_right_logical_p, sign_p, sin_p, sinh_p, sqrt_p, square_p,
@@ -98,7 +99,7 @@ from edujax.lax.slicing import (GatherDimensionNumbers, GatherScatterMode,
                                 scatter_apply, scatter_max, scatter_min, scatter_mul,
                                 scatter_sub, gather_p, scatter_p, scatter_add_p, scatter_max_p,
                                 scatter_min_p, scatter_mul_p, scatter_sub_p)
-from edujax.lax.control_flow.conditionals import cond_p, platform_dependent, platform_index_p
+from edujax.lax.control_flow.conditionals import cond_p, platform_dependent
 from edujax.lax.control_flow.loops import while_p
 from edujax.lax.control_flow.scan import scan_p
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p

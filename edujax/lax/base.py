@@ -15,13 +15,14 @@ below lax that they fill: how to make zeros for autodiff, and how vmap moves a b
 """
 from __future__ import annotations
 
+import enum
 from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes
+from edujax import core, dtypes, nan_checks
 from edujax.array import Array
-from edujax.core import ShapedArray
+from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, ad_util, batching
 from edujax.interpreters.batching import moveaxis
 from edujax.interpreters.partial_eval import const_fold_rules
@@ -246,6 +247,9 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         return operand  # the common case, checked first: nothing to do
     new_dtype = np.dtype(new_dtype)
     if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
+        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+            # JAX binds convert_element_type here, and checks its output
+            nan_checks.check_constant([operand])
         if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
             return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
         value = np.asarray(operand).astype(new_dtype)
@@ -378,6 +382,29 @@ def full_like(x, fill_value, dtype=None, shape=None):
     dtype = dtypes.canonicalize_dtype(dtype) if dtype is not None else aval.dtype
     shape = np.shape(x) if shape is None else tuple(shape)
     return broadcast(_fill_value(fill_value, dtype, weak), shape)
+
+
+# ---------------------------------------------------------------- empty2
+# An array whose values do not matter: JAX fills the residual slots a cond's branch does not
+# use with one (``empty2`` broadcast), since another branch fills them and nobody reads
+# them. XLA makes it zeros; so does our reference rule.
+class MemorySpace(enum.Enum):
+    """Where an array lives (JAX's core.MemorySpace): ``empty2`` names it."""
+    Device = enum.auto()
+    Host = enum.auto()
+    Any = enum.auto()
+
+
+empty2_p = Primitive("empty2")
+core.abstract_eval_rules[empty2_p] = lambda *, dtype, memory_space: ShapedArray((), dtype)
+core.impl_rules[empty2_p] = lambda *, dtype, memory_space: np.zeros((), dtype)
+
+
+def empty_like_aval(aval: ShapedArray) -> Any:
+    """A value of type ``aval`` nobody will read: a broadcast ``empty2`` (JAX's
+    ``ad_util.empty_like_aval``)."""
+    return broadcast(empty2_p.bind(dtype=aval.dtype, memory_space=MemorySpace.Device),
+                     aval.shape)
 
 
 # ---------------------------------------------------------------- the tables below lax

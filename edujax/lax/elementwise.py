@@ -456,22 +456,32 @@ ge_p = comparison("ge", np.greater_equal, ORDERED)
 ad.defjvp_zero(ge_p)
 
 
-# eq_to, lt_to, le_to: comparisons in the *total* order that sorting uses, where NaN comes
-# after every number (JAX's sort comparator and searchsorted bind them). Their inputs are
-# canonicalized first (one zero, one NaN: see reductions._canonicalize_float_for_sort).
-def _nan_last_lt(x, y):
-    if np.asarray(x).dtype.kind not in "fc":
-        return np.less(x, y)
-    return np.less(x, y) | (np.isnan(y) & ~np.isnan(x))
+# ---------------------------------------------------------------- total-order comparisons
+# Sorting needs an order in which every float has a place, NaN included. XLA's TOTALORDER
+# comparison gives one: -NaN < -inf < ... < -1 < -0.0 < 0.0 < 1 < ... < inf < NaN. JAX binds
+# it as eq_to, lt_to and le_to (lax._sort_lt_comparator, used by searchsorted); for integers
+# and bools it is the usual order.
+def _total_order_key(x: np.ndarray) -> np.ndarray:
+    """An integer for each float that sorts in the total order: the float's bits, read as a
+    signed integer, with all but the sign bit flipped for negative floats (whose bits grow
+    as the floats fall)."""
+    if x.dtype.kind != "f":
+        return x
+    bits = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))
+    return np.where(bits < 0, bits ^ np.iinfo(bits.dtype).max, bits)
 
 
-eq_to_p = comparison("eq_to", lambda x, y: np.equal(x, y) | (np.isnan(x) & np.isnan(y))
-                     if np.asarray(x).dtype.kind in "fc" else np.equal(x, y))
-ad.defjvp_zero(eq_to_p)
-lt_to_p = comparison("lt_to", _nan_last_lt, ORDERED)
-ad.defjvp_zero(lt_to_p)
-le_to_p = comparison("le_to", lambda x, y: ~_nan_last_lt(y, x), ORDERED)
-ad.defjvp_zero(le_to_p)
+def total_order_comparison(name: str, np_fn, kinds=ORDERED) -> Primitive:
+    prim = Primitive(name)
+    core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
+    core.impl_rules[prim] = lambda x, y: np_fn(_total_order_key(x), _total_order_key(y))
+    ad.defjvp_zero(prim)
+    return prim
+
+
+eq_to_p = total_order_comparison("eq_to", np.equal, ANY)
+lt_to_p = total_order_comparison("lt_to", np.less)
+le_to_p = total_order_comparison("le_to", np.less_equal)
 
 
 # ---------------------------------------------------------------- select_n

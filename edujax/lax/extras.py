@@ -27,14 +27,14 @@ from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
 from edujax.lax import reductions as red
-from edujax.lax.base import (broadcast_in_dim, expand_dims, full, full_like, reduce_sum,
-                             reshape, transpose)
+from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, reshape,
+                             transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
 
 from edujax.lax.registry import INTEGER, accepted
-from edujax.lax.shape import broadcasted_iota, concatenate, pad, rev, slice_in_dim, stack
+from edujax.lax.shape import concatenate, pad, rev, slice_in_dim, stack
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 
 
@@ -159,20 +159,20 @@ core.impl_rules[top_k_p] = _top_k_impl
 
 def _top_k_jvp(primals, tangents, *, k: int, axis: int):
     """Each output is a copy of one input element, so its tangent is that element's
-    tangent: a one-hot mask of the chosen indices picks it out (linear in the tangent)."""
+    tangent: a gather at the chosen indices along ``axis``, the other axes paired up as
+    batching dimensions (JAX's rule; a gather is linear, so reverse mode transposes it)."""
     (x,), (t,) = primals, tangents
     values, indices = top_k_p.bind(x, k=k, axis=axis)
     zero_indices = ad.Zero.from_value(indices)
     if type(t) is ad.Zero:
         return [values, indices], [ad.Zero.from_value(values), zero_indices]
-    n, ndim = np.shape(x)[axis], np.ndim(x)
-    # one_hot[..., j (the k outputs), i (the n inputs), ...] at axis, axis + 1
-    shape = (*np.shape(values)[:axis + 1], n, *np.shape(values)[axis + 1:])
-    chosen = broadcast_in_dim(indices, shape, tuple(d + (d > axis) for d in range(ndim)))
-    one_hot = ew.eq(chosen, broadcasted_iota(np.int32, shape, axis + 1))
-    spread = broadcast_in_dim(t, shape, tuple(d + (d >= axis) for d in range(ndim)))
-    picked = ew.select(one_hot, spread, full_like(spread, 0))
-    return [values, indices], [reduce_sum(picked, (axis + 1,)), zero_indices]
+    rank = np.ndim(indices)
+    others = tuple(i for i in range(rank) if i != axis)
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,),
+                                   start_index_map=(axis,), operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    picked = gather(t, reshape(indices, (*np.shape(indices), 1)), dnums, (1,) * rank)
+    return [values, indices], [picked, zero_indices]
 
 
 ad.jvp_rules[top_k_p] = _top_k_jvp

@@ -31,9 +31,11 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
+from edujax.inner_jit import inner_jit
 from edujax.interpreters import ad, batching
-from edujax.lax.base import convert_element_type, expand_dims
+from edujax.lax.base import convert_element_type, expand_dims, full_like
 from edujax.lax.complex_numbers import complex_dtype, conj, real_dtype
+from edujax.lax.dynamic_slicing import dynamic_update_slice
 from edujax.lax.elementwise import div, mul
 
 
@@ -110,32 +112,35 @@ core.abstract_eval_rules[fft_p] = _fft_abstract_eval
 core.impl_rules[fft_p] = _fft_impl
 
 
-def _redundancy_mask(n: int, fft_lengths: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """Weights of the ``n`` kept outputs of a real FFT: 1 for the zero frequency (and for the
-    Nyquist frequency when the length is even), 2 for the others, which stand for
-    themselves and their mirror image."""
-    mask = np.full(n, 2, dtype)
-    mask[0] = 1
-    if fft_lengths[-1] % 2 == 0:
-        mask[-1] = 1
+def _redundancy_mask(like: Any, n: int, fft_length: int, dtype: np.dtype) -> Any:
+    """Weights of the ``n`` kept outputs of a real FFT of length ``fft_length``: 1 for the
+    zero frequency (and for the Nyquist frequency when the length is even), 2 for the
+    others, which stand for themselves and their mirror image. Built as JAX builds it: a
+    row of 2s with 1s written in by dynamic_update_slice."""
+    mask = full_like(like, 2.0, shape=(n,), dtype=dtype)
+    mask = dynamic_update_slice(mask, full_like(like, 1.0, shape=(1,), dtype=dtype), (0,))
+    if fft_length % 2 == 0:
+        mask = dynamic_update_slice(mask, full_like(like, 1.0, shape=(1,), dtype=dtype),
+                                    (n - 1,))
     return mask
 
 
+@inner_jit(static_argnums=(1,))
 def _rfft_transpose(t: Any, fft_lengths: tuple[int, ...]) -> Any:
     t_aval = core.get_aval(t)
-    mask = _redundancy_mask(t_aval.shape[-1], fft_lengths, t_aval.dtype)
-    mask = expand_dims(mask, range(t_aval.ndim - 1))
+    mask = _redundancy_mask(t, t_aval.shape[-1], fft_lengths[-1], t_aval.dtype)
+    mask = expand_dims(mask, range(t_aval.ndim - 1))  # the mask is along the last axis
     out = fft(div(conj(t), mask), FftType.IRFFT, fft_lengths)
-    return mul(out, np.asarray(math.prod(fft_lengths), real_dtype(t_aval.dtype))[()])
+    return mul(np.asarray(math.prod(fft_lengths), real_dtype(t_aval.dtype))[()], out)
 
 
 def _irfft_transpose(t: Any, fft_lengths: tuple[int, ...]) -> Any:
     x = fft(t, FftType.RFFT, fft_lengths)
     x_aval = core.get_aval(x)
-    mask = _redundancy_mask(x_aval.shape[-1], fft_lengths, x_aval.dtype)
-    mask = expand_dims(mask, range(x_aval.ndim - 1))
+    mask = _redundancy_mask(t, x_aval.shape[-1], fft_lengths[-1], x_aval.dtype)
     scale = np.asarray(1 / math.prod(fft_lengths), x_aval.dtype)[()]
-    return conj(mul(mul(scale, mask), x))
+    # Conjugated: JAX's convention for complex gradients.
+    return conj(mul(mul(scale, expand_dims(mask, range(x_aval.ndim - 1))), x))
 
 
 def _fft_transpose(t: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int, ...]) -> list:
@@ -149,10 +154,11 @@ def _fft_transpose(t: Any, x: Any, *, fft_type: FftType, fft_lengths: tuple[int,
 
 
 def _fft_batch(args, dims, *, fft_type, fft_lengths):
-    """The transformed axes are the innermost ones, so the batch goes in front."""
+    """The transformed axes are the innermost ones, so the batch goes in front. (Through the
+    jitted ``fft``, as in JAX: a batched FFT shows as one more ``jit[name=fft]``.)"""
     (x,), (bdim,) = args, dims
     x = batching.bdim_at_front(x, bdim, np.shape(x)[bdim])
-    return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), 0
+    return fft(x, fft_type, fft_lengths), 0
 
 
 ad.deflinear(fft_p, _fft_transpose)
@@ -160,12 +166,14 @@ batching.batching_rules[fft_p] = _fft_batch
 
 
 # ---------------------------------------------------------------- the lax function
+@inner_jit(static_argnums=(1, 2))
 def fft(x: Any, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Any:
     """The FFT of ``x`` over its last ``len(fft_lengths)`` axes (``lax.fft``).
 
     ``fft_type`` is an ``FftType`` or its name ("fft", "ifft", "rfft", "irfft"). The input
     is first converted as JAX does: to a complex dtype for FFT, IFFT and IRFFT (a float32
     array becomes complex64), to an inexact one for RFFT, which refuses complex input.
+    As in JAX it is jitted (``jit[name=fft]`` in a jaxpr), with both parameters static.
     """
     typ = _fft_type(fft_type)
     dtype = dtypes.dtype_and_weak(x)[0]

@@ -1,6 +1,5 @@
 """More of jax.lax's surface: approximate top-k, reduce_precision, image patches, and
-small helpers (dtype, broadcast_like) and enums (platform_dependent is in
-control_flow/conditionals.py, beside the cond it stages).
+small helpers (dtype, broadcast_like) and enums.
 
 * ``approx_max_k`` / ``approx_min_k``: on a TPU these trade exactness for speed; on a
   CPU XLA computes them exactly, and so do we (the ``approx_top_k`` primitive).

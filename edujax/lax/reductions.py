@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 from functools import partial
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -18,9 +18,9 @@ from edujax.core import Primitive, ShapedArray
 from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
                              full_like, reduce_sum, reduce_sum_p, reshape, transpose)
 from edujax.lax.complex_numbers import imag, real
+from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
+                                    le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
 from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
-from edujax.lax.elementwise import (_const, bitwise_and, bitwise_or, div, eq, eq_to_p, le_to_p,
-                                    lt_to_p, max, min, mul, ne, select)
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
@@ -109,16 +109,25 @@ def _arg_shape_rule(x: ShapedArray, *, axes, index_dtype) -> tuple[int, ...]:
     return reduce_shape_rule(x, axes=axes)
 
 
-def arg_reduction(name: str, np_fn) -> Primitive:
+def _arg_impl(np_fn, compare_p: Primitive, x: np.ndarray, *, axes, index_dtype) -> np.ndarray:
+    """The index of the largest (smallest) value. XLA finds it by comparing values with
+    ``gt`` (``lt``), which refuses complex numbers: tracing an argmax of complex numbers
+    works, running one fails with that comparison's error, as in JAX."""
+    if x.dtype.kind == "c":
+        aval = ShapedArray(x.shape, x.dtype)
+        core.abstract_eval_rules[compare_p](aval, aval)  # raises JAX's TypeError
+    return np_fn(x, axis=axes[0]).astype(index_dtype)
+
+
+def arg_reduction(name: str, np_fn, compare_p: Primitive) -> Primitive:
     return standard_primitive(
         name, _arg_shape_rule, lambda x, *, axes, index_dtype: np.dtype(index_dtype),
-        lambda x, *, axes, index_dtype: np_fn(x, axis=axes[0]).astype(index_dtype),
-        weak_type_rule=lambda x, **p: False)
+        partial(_arg_impl, np_fn, compare_p), weak_type_rule=lambda x, **p: False)
 
 
-argmax_p = arg_reduction("argmax", np.argmax)
+argmax_p = arg_reduction("argmax", np.argmax, gt_p)
 ad.defjvp_zero(argmax_p)
-argmin_p = arg_reduction("argmin", np.argmin)
+argmin_p = arg_reduction("argmin", np.argmin, lt_p)
 ad.defjvp_zero(argmin_p)
 
 
@@ -225,48 +234,6 @@ def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
 
 
 batching.batching_rules[sort_p] = _sort_batch
-
-
-# ---------------------------------------------------------------- the sort comparator
-# The order sort_p sorts in, as lax ops (JAX's comparators, which searchsorted uses): a total
-# order with -inf < ... < 0 < ... < inf < NaN, where -0.0 equals 0.0 and every NaN is one NaN.
-def _canonicalize_float_for_sort(x: Any) -> Any:
-    result = select(eq(x, _const(x, 0)), full_like(x, 0), x)
-    return select(ne(x, x), full_like(result, np.nan), result)
-
-
-def _operands_to_keys(*operands: Any, num_keys: int = 1) -> tuple[list, list]:
-    x_keys, y_keys = [], []
-    for x, y in zip(operands[:2 * num_keys:2], operands[1:2 * num_keys:2]):
-        if x.dtype.kind == "c":
-            x_keys += [_canonicalize_float_for_sort(real(x)), _canonicalize_float_for_sort(imag(x))]
-            y_keys += [_canonicalize_float_for_sort(real(y)), _canonicalize_float_for_sort(imag(y))]
-        elif x.dtype.kind == "f":
-            x_keys.append(_canonicalize_float_for_sort(x))
-            y_keys.append(_canonicalize_float_for_sort(y))
-        else:
-            x_keys.append(x)
-            y_keys.append(y)
-    return x_keys, y_keys
-
-
-def _sort_comparator(last: Primitive, *operands: Any, num_keys: int = 1) -> Any:
-    """Lexicographic on the keys: ``last`` (lt_to or le_to) compares the last key, and each
-    earlier key decides unless equal."""
-    x_keys, y_keys = _operands_to_keys(*operands, num_keys=num_keys)
-    p = None
-    for xk, yk in zip(x_keys[::-1], y_keys[::-1]):
-        p = (bitwise_or(lt_to_p.bind(xk, yk), bitwise_and(eq_to_p.bind(xk, yk), p))
-             if p is not None else last.bind(xk, yk))
-    return p
-
-
-def _sort_lt_comparator(*operands: Any, num_keys: int = 1) -> Any:
-    return _sort_comparator(lt_to_p, *operands, num_keys=num_keys)
-
-
-def _sort_le_comparator(*operands: Any, num_keys: int = 1) -> Any:
-    return _sort_comparator(le_to_p, *operands, num_keys=num_keys)
 
 
 # ---------------------------------------------------------------- cumulative JVPs
@@ -380,3 +347,47 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
 
 def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
     return sort((keys, values), dimension, is_stable, 1)
+
+
+# ---------------------------------------------------------------- sort's comparators
+# What "x comes before y" means when sorting, as functions of traced values: JAX's
+# lax._sort_lt_comparator and _sort_le_comparator. jnp.searchsorted compares with them, so
+# their operations show in its jaxpr.
+def canonicalize_float_for_sort(x):
+    """-0.0 becomes 0.0 and every NaN the same NaN, so that the total order (where
+    -0.0 < 0.0 and NaNs differ by sign) treats them as NumPy's sort does: equal."""
+    result = select_n(eq(x, full_like(x, 0, shape=())), x, full_like(x, 0))
+    return select_n(ne(x, x), result, full_like(result, np.nan))
+
+
+def _operands_to_keys(*operands, num_keys: int = 1) -> tuple[list, list]:
+    """Pair up (x0, y0, x1, y1, ...) into the keys compared: floats canonicalized, a complex
+    number as two keys (real part, then imaginary part)."""
+    x_keys, y_keys = [], []
+    for x, y in zip(operands[:2 * num_keys:2], operands[1:2 * num_keys:2]):
+        dtype = core.get_aval(x).dtype
+        if dtype.kind == "c":
+            x_keys += [canonicalize_float_for_sort(part(x)) for part in (real, imag)]
+            y_keys += [canonicalize_float_for_sort(part(y)) for part in (real, imag)]
+        elif dtype.kind == "f":
+            x_keys.append(canonicalize_float_for_sort(x))
+            y_keys.append(canonicalize_float_for_sort(y))
+        else:
+            x_keys.append(x)
+            y_keys.append(y)
+    return x_keys, y_keys
+
+
+def _lexicographic(last_prim, *operands, num_keys: int = 1):
+    """Compare key by key, the first key deciding: built from the last key backwards as
+    ``lt_to(x, y) or (eq_to(x, y) and <the comparison of the keys after>)``."""
+    x_keys, y_keys = _operands_to_keys(*operands, num_keys=num_keys)
+    p = None
+    for xk, yk in zip(x_keys[::-1], y_keys[::-1]):
+        p = (bitwise_or(lt_to_p.bind(xk, yk), bitwise_and(eq_to_p.bind(xk, yk), p))
+             if p is not None else last_prim.bind(xk, yk))
+    return p
+
+
+sort_lt_comparator = partial(_lexicographic, lt_to_p)  # x < y in the total order
+sort_le_comparator = partial(_lexicographic, le_to_p)  # x <= y (searchsorted, side="left")

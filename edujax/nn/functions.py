@@ -17,7 +17,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import canonicalize_axis, check_arraylike, promote_args_inexact
 from edujax.scipy.softmax import log_softmax, logsumexp, softmax  # noqa: F401
 

@@ -128,3 +128,25 @@ def array_equal(a1: _Any, a2: _Any, equal_nan: bool = False) -> Array:
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
     return all(eq)
 from edujax.numpy import linalg  # noqa: E402  (jnp.linalg; built on the names above)
+
+
+def _register_jax_jits() -> None:
+    """The functions JAX runs as jitted programs behave so under jax_debug_nans
+    (jitted_in_jax.py, nan_checks.py); with the switch off, they only forward the call."""
+    import inspect
+
+    from edujax import nan_checks
+    from edujax.numpy.jitted_in_jax import INLINE_HELPERS, JITTED_IN_JAX, jitted_in_jax
+    namespace = globals()
+    wrapped: dict = {}  # one wrapper per function: aliases (divide, true_divide) stay equal
+    for name in sorted(JITTED_IN_JAX | INLINE_HELPERS):
+        fun = namespace.get(name)
+        if fun is None or hasattr(fun, "_inner_jit"):  # (inner jits check themselves)
+            continue
+        nan_checks.add_jit_bodies([inspect.unwrap(fun).__code__])
+        if id(fun) not in wrapped:
+            wrapped[id(fun)] = jitted_in_jax(fun)
+        namespace[name] = wrapped[id(fun)]
+
+
+_register_jax_jits()

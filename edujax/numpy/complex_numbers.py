@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import asarray, ensure_arraylike
 
 
@@ -61,12 +62,14 @@ def iscomplex(x: Any) -> Any:
     return lax.ne(i, np.zeros((), dtypes.dtype_and_weak(i)[0])[()])
 
 
+@inner_jit
 def isreal(x: Any) -> Any:
     """Elementwise: True where the imaginary part is zero (a real array: all True)."""
     i = imag(x)
     return lax.eq(i, np.zeros((), dtypes.dtype_and_weak(i)[0])[()])
 
 
+@inner_jit(static_argnames=("deg",))
 def angle(z: Any, deg: bool = False) -> Any:
     """The argument of each complex number, ``atan2(imag, real)``, in radians or degrees.
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, dtypes, lax, nan_checks
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy.ufuncs import add, equal
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 
@@ -50,6 +50,9 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         out = _stack_nested(object, dtype)
     else:
         out = Array(_to_numpy(object, dtype), weak)
+        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+            # JAX converts with convert_element_type, which it checks
+            nan_checks.check_constant([out])
         if not out.shape and core._state.trace is not core.eval_trace:
             # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
             # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).

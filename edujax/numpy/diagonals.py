@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from edujax import lax
+from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy.creation import arange, eye, tri, zeros_like
-from edujax.numpy.inner_jit import inner_jit
+from edujax.numpy.indexing import getitem
 from edujax.numpy.reductions import sum
 from edujax.numpy.shape_ops import moveaxis
 from edujax.numpy.ufuncs import _where
@@ -48,32 +49,32 @@ def triu(m: Any, k: int = 0) -> Any:
 @inner_jit(static_argnames=("offset", "axis1", "axis2"))
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     """The k-th diagonal of the matrices formed by ``axis1`` and ``axis2`` (last axis
-    of the result): element i is ``a[..., i, i + offset]``, read with one gather.
-
-    As in JAX, a square 2-D matrix goes through ``lax.platform_dependent``: on a TPU
-    (Mosaic) the diagonal is ``sum(eye * a, axis=0)``, elsewhere the gather."""
+    of the result): element i is ``a[..., i, i + offset]``, one gather with two index
+    vectors, as in JAX."""
     a = ensure_array("diagonal", a)
     if np.ndim(a) < 2:
         raise ValueError("diagonal requires an array of at least two dimensions.")
     offset = operator.index(offset)
 
-    def default_diag(a: Any) -> Any:
-        a_shape = np.shape(a)
+    def gather_diagonal(a: Any) -> Any:
+        shape = np.shape(a)
         a = moveaxis(a, (axis1, axis2), (-2, -1))
-        diag_size = builtins.max(0, builtins.min(a_shape[axis1] + builtins.min(offset, 0),
-                                                 a_shape[axis2] - builtins.max(offset, 0)))
-        i = arange(diag_size)
-        j = arange(builtins.abs(offset), builtins.abs(offset) + diag_size)
-        return a[..., i, j] if offset >= 0 else a[..., j, i]
+        length = builtins.max(0, builtins.min(shape[axis1] + builtins.min(offset, 0),
+                                              shape[axis2] - builtins.max(offset, 0)))
+        i = arange(length)
+        j = arange(builtins.abs(offset), builtins.abs(offset) + length)
+        return getitem(a, (Ellipsis, i, j) if offset >= 0 else (Ellipsis, j, i))
 
-    shape = np.shape(a)
-    if shape[0] != shape[1] or np.ndim(a) != 2 or offset != 0 or a.dtype == bool:
-        return default_diag(a)
-    a_shape_eye = eye(shape[0], dtype=a.dtype)
-
-    def mosaic_diag(a: Any) -> Any:
-        return lax.reduce(lax.mul(a_shape_eye, a), np.array(0, a.dtype), lax.add, (0,))
-    return lax.platform_dependent(a, default=default_diag, mosaic=mosaic_diag)
+    shape, dtype = np.shape(a), dtypes.dtype_and_weak(a)[0]
+    if shape[0] != shape[1] or len(shape) != 2 or offset != 0 or dtype == np.bool_:
+        return gather_diagonal(a)
+    # A square matrix's main diagonal: JAX keeps a second way for TPUs' Mosaic compiler,
+    # a column sum of the matrix times the identity, and lets the platform choose. On
+    # every other platform (and so in edujax) the gather runs.
+    identity = eye(shape[0], dtype=dtype)
+    return lax.platform_dependent(
+        a, default=gather_diagonal,
+        mosaic=lambda a: lax.reduce_sum(lax.mul(identity, a), (0,)))
 
 
 def diag(v: Any, k: int = 0) -> Any:
@@ -98,8 +99,12 @@ def _diag(v: Any, k: int) -> Any:
 @inner_jit(static_argnames=("axis1", "axis2", "dtype"))
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
           out: None = None) -> Any:
-    """The sum of the k-th diagonal: mask everything else with an eye, then sum."""
+    """The sum of the k-th diagonal: mask everything else with an eye, then sum.
+
+    ``offset`` is not static (as in JAX): a traced offset moves the mask, never a shape."""
     a = ensure_array("trace", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
     ndim = np.ndim(a)
     if canonicalize_axis(axis1, ndim) == canonicalize_axis(axis2, ndim):
         raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")

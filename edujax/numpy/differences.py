@@ -11,12 +11,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy import ufuncs
 from edujax.numpy.reductions import sum as _sum
 from edujax.numpy.shape_ops import concatenate, moveaxis, ravel
 from edujax.numpy.util import (broadcast_to, canonicalize_axis, check_arraylike, ensure_array,
                                promote_dtypes_inexact)
-from edujax.numpy.inner_jit import inner_jit
 
 
 def _slice_along(a: Any, axis: int, start: int | None, stop: int | None) -> Any:

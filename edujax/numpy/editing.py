@@ -20,15 +20,15 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros_like
 from edujax.numpy.shape_ops import broadcast_arrays, concatenate, moveaxis, ravel, stack
 from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.ufuncs import _where, clip, remainder
-from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
+from edujax.numpy.util import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis,
                                check_arraylike, ensure_array, ensure_arraylike, promote_dtypes)
-from edujax.numpy.inner_jit import inner_jit
-from edujax.lax.elementwise import _const as _lax_const
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -52,7 +52,8 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
          indices_are_sorted: bool = False, fill_value: Any = None) -> Any:
     """The elements of ``a`` at ``indices`` along ``axis`` (of the flattened array if
     ``axis`` is None). Out of bounds: NaN/``fill_value`` (``mode="fill"``, the default),
-    the nearest edge (``"clip"``) or counted around (``"wrap"``)."""
+    the nearest edge (``"clip"``) or counted around (``"wrap"``). One gather, in JAX's
+    inner jit ``_take``."""
     return _take(a, indices, None if axis is None else operator.index(axis), out, mode,
                  unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
                  fill_value=fill_value)
@@ -63,39 +64,40 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
 def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
           mode: str | None = None, unique_indices: bool = False,
           indices_are_sorted: bool = False, fill_value: Any = None) -> Any:
-    """One ``gather`` of a window per index: the whole of ``a`` but one slot of ``axis``."""
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
-    a, indices = ensure_arraylike("take", a, indices)
+    a, indices = map(asarray, ensure_arraylike("take", a, indices))
     if axis is None:
         a, axis = ravel(a), 0
     axis = canonicalize_axis(axis, np.ndim(a))
+    size = np.shape(a)[axis]
     if mode is None or mode == "fill":
-        gather_mode = lax.GatherScatterMode.FILL_OR_DROP
-        # gather reads no negative indices: count them from the end here
-        indices = _where(indices < 0, indices + a.shape[axis], indices)
+        gather_mode = GatherScatterMode.FILL_OR_DROP
+        # gather does not count from the end: -1 becomes size - 1 here
+        indices = _where(indices < 0, indices + size, indices)
     elif mode == "raise":
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     elif mode == "wrap":
-        indices = remainder(indices, _lax_const(indices, a.shape[axis]))
-        gather_mode = lax.GatherScatterMode.PROMISE_IN_BOUNDS
+        indices = remainder(indices, np.asarray(size, _dtype(indices))[()])
+        gather_mode = GatherScatterMode.PROMISE_IN_BOUNDS
     elif mode == "clip":
-        gather_mode = lax.GatherScatterMode.CLIP
+        gather_mode = GatherScatterMode.CLIP
     else:
         raise ValueError(f"Invalid mode '{mode}' for np.take")
     index_dims = np.ndim(indices)
     slice_sizes = list(np.shape(a))
-    if slice_sizes[axis] == 0:
+    if size == 0:
         if np.size(indices):
             raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
         return a
     if np.size(indices) == 0:
         out_shape = slice_sizes[:axis] + list(np.shape(indices)) + slice_sizes[axis + 1:]
         return lax.full_like(a, 0, shape=out_shape)
+    # One index per window; the window is all of ``a`` but one element along ``axis``.
     slice_sizes[axis] = 1
-    dnums = lax.GatherDimensionNumbers(
-        offset_dims=tuple(list(range(axis))
-                          + list(range(axis + index_dims, np.ndim(a) + index_dims - 1))),
+    dnums = GatherDimensionNumbers(
+        offset_dims=tuple(list(range(axis)) +
+                          list(range(axis + index_dims, np.ndim(a) + index_dims - 1))),
         collapsed_slice_dims=(axis,), start_index_map=(axis,))
     return lax.gather(a, indices[..., None], dimension_numbers=dnums,
                       slice_sizes=tuple(slice_sizes), mode=gather_mode,
@@ -103,37 +105,83 @@ def _take(a: Any, indices: Any, axis: int | None = None, out: None = None,
                       fill_value=fill_value)
 
 
-def asarray_index(indices: Any) -> Any:
-    """An index array (a Python int stays an int: it indexes, it does not gather)."""
-    return indices if isinstance(indices, (Array, core.Tracer)) else np.asarray(indices)
-
-
+@inner_jit(static_argnames=("axis", "mode", "fill_value", "wrap_negative_indices"))
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1, mode: str | None = None,
-                    fill_value: Any = None) -> Any:
+                    fill_value: Any = None, *, wrap_negative_indices: bool | None = None
+                    ) -> Any:
     """``arr[..., indices[..., i, ...], ...]`` along ``axis``: ``indices`` has ``arr``'s
     rank, and picks along ``axis`` separately for every position of the other axes
-    (what ``argsort``'s output is made for)."""
-    a, indices = ensure_arraylike("take_along_axis", arr, indices)
+    (what ``argsort``'s output is made for).
+
+    As in JAX, one gather whose *batching* dimensions pair the other axes of ``arr`` and
+    ``indices`` (no iota index arrays); an axis where ``indices`` has size 1 is taken
+    whole, and one where ``arr`` has size 1 is squeezed away.
+    """
+    a, indices = map(asarray, ensure_arraylike("take_along_axis", arr, indices))
     if _dtype(indices).kind not in "iu":
         raise TypeError(f"take_along_axis indices must be of integer type, got "
                         f"{_dtype(indices)}")
+    idx_shape = np.shape(indices)
     if axis is None:
         if np.ndim(indices) != 1:
             raise ValueError(f"take_along_axis indices must be 1D if axis=None, got shape "
-                             f"{np.shape(indices)}")
+                             f"{idx_shape}")
         a, axis = ravel(a), 0
-    if np.ndim(a) != np.ndim(indices):
+    rank = np.ndim(a)
+    if rank != np.ndim(indices):
         raise ValueError(f"indices and arr must have the same number of dimensions; "
-                         f"{np.ndim(indices)} vs. {np.ndim(a)}")
-    axis = canonicalize_axis(axis, np.ndim(a))
-    index = _sparse_indices(np.shape(a))
-    index[axis] = indices
-    if np.shape(a)[axis] == 0:
-        arr_shape = list(np.shape(a))
-        arr_shape[axis] = 1
-        return lax.full(broadcast_shapes(np.shape(indices), tuple(arr_shape)), 0, a.dtype)
-    return a.at[tuple(index)].get(mode="fill" if mode is None else mode,
-                                  fill_value=fill_value)
+                         f"{np.ndim(indices)} vs. {rank}")
+    axis = canonicalize_axis(axis, rank)
+    axis_size = np.shape(a)[axis]
+    arr_shape = tuple(1 if i == axis else d for i, d in enumerate(np.shape(a)))
+    out_shape = broadcast_shapes(idx_shape, arr_shape)
+    if axis_size == 0:
+        return lax.full(out_shape, 0, a.dtype)
+    if wrap_negative_indices is None:  # JAX's legacy default
+        wrap_negative_indices = mode != "promise_in_bounds"
+    if wrap_negative_indices:  # (in a dtype wide enough for index + axis_size)
+        wide = np.int64 if axis_size > np.iinfo(np.int32).max else np.int32
+        indices = lax.convert_element_type(indices, wide)
+        indices = lax.select(indices < 0, lax.add(indices, np.asarray(axis_size, wide)[()]),
+                             indices)
+    dnums, slice_sizes, squeezed = _along_axis_gather(idx_shape, arr_shape, axis)
+    index_dims = [i for i, d in enumerate(idx_shape) if i == axis or d != 1]
+    gather_indices = lax.reshape(indices, tuple(np.array(out_shape)[index_dims]) + (1,))
+    return lax.gather(lax.squeeze(a, squeezed), gather_indices, dnums, tuple(slice_sizes),
+                      mode="fill" if mode is None else mode, fill_value=fill_value)
+
+
+def _along_axis_gather(idx_shape: tuple, arr_shape: tuple, axis: int) -> tuple:
+    """The gather of take_along_axis: (dimension numbers, slice sizes, axes of ``arr`` to
+    squeeze). Axis by axis: ``axis`` is indexed; an axis where the indices have size 1 is
+    an offset (taken whole); one where ``arr`` has size 1 is squeezed; any other is a
+    batching axis, shared by ``arr`` and the indices."""
+    slice_sizes, offset, start_map, collapsed, operand_batch, index_batch = [], [], [], [], [], []
+    squeezed = []
+    new_i = j = 0  # the axis in the squeezed array, the axis of the indices
+    for i in range(len(arr_shape)):
+        if i == axis:
+            slice_sizes.append(1)
+            start_map.append(new_i)
+            collapsed.append(new_i)
+            new_i, j = new_i + 1, j + 1
+        elif idx_shape[i] == 1:
+            offset.append(i)
+            slice_sizes.append(arr_shape[i])
+            new_i += 1
+        elif arr_shape[i] == 1:
+            squeezed.append(i)
+            j += 1
+        else:
+            slice_sizes.append(0 if arr_shape[i] == 0 else 1)
+            operand_batch.append(new_i)
+            index_batch.append(j)
+            new_i, j = new_i + 1, j + 1
+    dnums = GatherDimensionNumbers(
+        offset_dims=tuple(offset), collapsed_slice_dims=tuple(collapsed),
+        start_index_map=tuple(start_map), operand_batching_dims=tuple(operand_batch),
+        start_indices_batching_dims=tuple(index_batch))
+    return dnums, slice_sizes, squeezed
 
 
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,

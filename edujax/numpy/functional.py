@@ -16,7 +16,7 @@ import numpy as np
 
 from edujax import lax
 from edujax.numpy.creation import arange, array, asarray, zeros_like
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.reductions import argmax, cumsum
 from edujax.numpy.shape_ops import concatenate
 from edujax.numpy.shape_ops import expand_dims

@@ -18,11 +18,12 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import asarray, linspace, ones_like, zeros, zeros_like
 from edujax.numpy.differences import diff
 from edujax.numpy.index_tricks import ix_, ravel_multi_index
-from edujax.numpy.shape_ops import reshape, stack, transpose
+from edujax.numpy.shape_ops import reshape, transpose
 from edujax.numpy.sorting import searchsorted
 from edujax.numpy.ufuncs import _where, clip
 from edujax.numpy.util import (check_arraylike, ensure_array, ensure_arraylike,
@@ -66,6 +67,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *,
     return zeros(length, _dtype(weights)).at[clip(x, 0)].add(weights, mode="drop")
 
 
+@inner_jit(static_argnames=("right", "method"))
 def digitize(x: Any, bins: Any, right: bool = False, *, method: str | None = None) -> Any:
     """The index of the bin each value falls in: ``i`` such that
     ``bins[i-1] <= x < bins[i]`` (``<`` and ``<=`` swapped if ``right``), for
@@ -96,14 +98,12 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
     bins_int = operator.index(bins)
     if range is None:
         range = [reductions.min(arr), reductions.max(arr)]
-    range = stack([asarray(r, dtype=dtype) for r in range]) if isinstance(
-        range, (list, tuple)) else asarray(range, dtype=dtype)
+    range = asarray(range, dtype=dtype)
     if np.shape(range) != (2,):
         raise ValueError(f"`range` must be either None or a sequence of scalars, got {range}")
     # a range of width 0 is widened by 1/2 on each side (NumPy's rule)
-    flat = reductions.ptp(range) == 0
-    lo = _where(flat, range[0] - 0.5, range[0])
-    hi = _where(flat, range[1] + 0.5, range[1])
+    lo = _where(reductions.ptp(range) == 0, range[0] - 0.5, range[0])
+    hi = _where(reductions.ptp(range) == 0, range[1] + 0.5, range[1])
     return linspace(lo, hi, bins_int + 1, dtype=dtype)
 
 
@@ -164,13 +164,14 @@ def histogramdd(sample: Any, bins: Any = 10, range: Sequence[Any] | None = None,
         bin_edges_by_dim.append(edges)
     # one extra bin on each side catches the points outside the edges; cut off below
     nbins = tuple(len(edges) + 1 for edges in bin_edges_by_dim)
+    widths = [diff(edges) for edges in bin_edges_by_dim]  # (computed here, as in JAX)
     xy = ravel_multi_index(tuple(bin_idx_by_dim), nbins, mode="clip")
     hist = reshape(bincount(xy, weights, length=math.prod(nbins)), nbins)
     hist = hist[d * (slice(1, -1),)]
     if density:
         hist = lax.convert_element_type(hist, sample.dtype)
         hist = hist / reductions.sum(hist)
-        for norm in ix_(*[diff(edges) for edges in bin_edges_by_dim]):
+        for norm in ix_(*widths):
             hist = hist / norm
     return hist, bin_edges_by_dim
 
@@ -185,6 +186,6 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any 
         n = 1
     if n != 1 and n != 2:
         bins = [asarray(bins), asarray(bins)]  # one array of edges, for both axes
-    sample = transpose(stack(promote_dtypes_inexact(x, y)))
+    sample = transpose(asarray([x, y]))
     hist, edges = histogramdd(sample, bins, range, weights, density)
     return hist, edges[0], edges[1]

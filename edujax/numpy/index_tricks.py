@@ -17,7 +17,8 @@ import numpy as np
 from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
 from edujax.numpy import reductions
-from edujax.numpy.creation import arange, array, asarray, linspace, meshgrid, ones
+from edujax.numpy.creation import arange, array, linspace, meshgrid, ones
+from edujax.numpy.diagonals import tril, triu
 from edujax.numpy.shape_ops import concatenate, expand_dims, stack, transpose
 from edujax.numpy.sorting import nonzero
 from edujax.numpy.ufuncs import _where, clip, divmod as _divmod
@@ -203,22 +204,37 @@ def diag_indices_from(arr: Any) -> tuple:
     return diag_indices(np.shape(arr)[0], ndim=np.ndim(arr))
 
 
-def _triangle_indices(np_fn: Callable, name: str, n: int, k: int, m: int | None) -> tuple:
+def _triangle_indices(triangle: Callable, name: str, n: int, k: int, m: int | None,
+                      size: Callable[[int, int, int], int]) -> tuple:
+    """(rows, cols) where ``triangle(ones((n, m)), k)`` is non-zero: a ``nonzero`` whose
+    size is known from the shape alone (JAX computes them so, in the program)."""
     n = _concrete_index(n, f"n argument of jnp.{name}")
     k = _concrete_index(k, f"k argument of jnp.{name}")
     m = n if m is None else _concrete_index(m, f"m argument of jnp.{name}")
-    return tuple(asarray(i.astype(dtypes.int_dtype())) for i in np_fn(n, k, m))
+    return nonzero(triangle(ones((n, m)), k=k), size=size(n, m, k))
+
+
+def _triu_size(n: int, m: int, k: int) -> int:
+    """How many elements of an ``n`` x ``m`` matrix lie on or above diagonal ``k``."""
+    if k < 0:
+        return n * m - _triu_size(m, n, 1 - k)
+    if k >= m:
+        return 0
+    mk = min(n, m - k)
+    return mk * (mk + 1) // 2 + mk * (m - k - mk)
 
 
 def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple:
     """(rows, cols) of the lower triangle of an ``n`` x ``m`` matrix, diagonal ``k``
-    included (the shape is static, so NumPy computes it)."""
-    return _triangle_indices(np.tril_indices, "tril_indices", n, k, m)
+    included."""
+    # (JAX's messages name triu_indices here too)
+    return _triangle_indices(tril, "triu_indices", n, k, m,
+                             lambda n, m, k: _triu_size(m, n, -k))
 
 
 def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple:
     """(rows, cols) of the upper triangle of an ``n`` x ``m`` matrix."""
-    return _triangle_indices(np.triu_indices, "triu_indices", n, k, m)
+    return _triangle_indices(triu, "triu_indices", n, k, m, _triu_size)
 
 
 def tril_indices_from(arr: Any, k: int = 0) -> tuple:

@@ -21,9 +21,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from edujax import lax
+from edujax.inner_jit import inner_jit
 from edujax.lax import linalg as lax_linalg
 from edujax.numpy.complex_numbers import conj, real
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.creation import eye
 from edujax.numpy.diagonals import diagonal as _diagonal
 from edujax.numpy.diagonals import trace as _trace

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, asarray, linspace, zeros, zeros_like
 from edujax.numpy.functional import vectorize
@@ -26,10 +27,11 @@ from edujax.numpy.products import matmul
 from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, stack,
                                     swapaxes, tile)
 from edujax.numpy.sorting import argsort
-from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, power,
-                                 sign)
+from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, negative,
+                                 power, sign)
 from edujax.numpy.util import (canonicalize_axis, check_arraylike, ensure_array, ensure_arraylike,
                                promote_args_numeric)
+from edujax.vmap import vmap
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -198,43 +200,49 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
     return _split("dsplit", ary, indices_or_sections, axis=2)
 
 
+@inner_jit(static_argnames=("kth", "axis"))
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """``a`` rearranged so that position ``kth`` holds the value it would have sorted,
-    smaller values before it and larger after.
-
-    NB: JAX finds the two parts with ``lax.top_k``: the lower part ascending, the upper
-    part descending. edujax sorts once and reverses the upper part, which gives the same
-    arrangement."""
+    smaller values before it and larger after: the ``kth + 1`` smallest (ascending), then
+    the others (descending), each part found with ``lax.top_k`` as in JAX."""
     arr = ensure_array("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.partition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
     arr = swapaxes(arr, axis, -1)
-    last = np.ndim(arr) - 1
-    ordered = lax.sort(arr, dimension=last)
-    bottom = lax.slice_in_dim(ordered, 0, kth + 1, axis=last)
-    top = lax.rev(lax.slice_in_dim(ordered, kth + 1, None, axis=last), (last,))
-    return swapaxes(lax.concatenate([bottom, top], last), -1, axis)
+    if _dtype(arr).kind == "u":  # -x of an unsigned 0 is 0 again: shift by one first
+        bottom = negative(lax.top_k(negative(arr + 1), kth + 1)[0]) - 1
+    else:  # the smallest kth + 1 are the largest of -arr
+        bottom = negative(lax.top_k(negative(arr), kth + 1)[0])
+    top = lax.top_k(arr, arr.shape[-1] - kth - 1)[0]
+    return swapaxes(lax.concatenate([bottom, top], np.ndim(arr) - 1), -1, axis)
 
 
+@inner_jit(static_argnames=("kth", "axis"))
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
-    """The indices that would ``partition`` ``a``: the ``kth + 1`` smallest first (in
-    sorted order), then the other indices in increasing order (as JAX's ``top_k`` leaves
-    them)."""
+    """The indices that would ``partition`` ``a``: those of the ``kth + 1`` smallest (from
+    ``top_k`` of ``-a``), then the others, found as the top of a proxy array that is 0 at
+    the first ones and 1 elsewhere (duplicated values cannot confuse it), as in JAX."""
     arr = ensure_array("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.argpartition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
     arr = swapaxes(arr, axis, -1)
-    bottom_ind = argsort(arr, axis=-1)[..., :kth + 1]
-    # mark the bottom positions, then list the unmarked ones in order (a stable sort)
-    marked = reductions.any(bottom_ind[..., :, None] == arange(arr.shape[-1]), axis=-2)
-    top_ind = argsort(marked, axis=-1)[..., :arr.shape[-1] - kth - 1]
-    return swapaxes(concatenate([bottom_ind, top_ind], axis=-1), -1, axis)
+    if _dtype(arr).kind == "u":
+        bottom_ind = lax.top_k(negative(arr + 1), kth + 1)[1]
+    else:
+        bottom_ind = lax.top_k(negative(arr), kth + 1)[1]
+    set_to_zero = lambda p, i: p.at[i].set(0)  # noqa: E731
+    for _ in range(np.ndim(arr) - 1):
+        set_to_zero = vmap(set_to_zero)
+    proxy = set_to_zero(lax.full(np.shape(arr), 1.0), bottom_ind)
+    top_ind = lax.top_k(proxy, arr.shape[-1] - kth - 1)[1]
+    return swapaxes(lax.concatenate([bottom_ind, top_ind], np.ndim(arr) - 1), -1, axis)
 
 
+@inner_jit(static_argnames=("axis",))
 def lexsort(keys: Sequence[Any], axis: int = -1) -> Any:
     """Indices that sort by several keys: by the *last* key, ties broken by the one
     before, and so on (one multi-key ``lax.sort``)."""

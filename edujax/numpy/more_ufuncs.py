@@ -14,11 +14,11 @@ import numpy as np
 
 from edujax import dtypes, lax
 from edujax.custom_derivatives import custom_jvp
+from edujax.inner_jit import inner_jit
 from edujax.numpy import ufuncs
 from edujax.numpy.ufuncs import _dtype, _isnan, _lax_const, _where
 from edujax.numpy.util import (asarray, ensure_arraylike, promote_args_inexact,
                                promote_args_numeric)
-from edujax.numpy.inner_jit import inner_jit
 
 
 def fabs(x: Any, /) -> Any:

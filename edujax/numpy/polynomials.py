@@ -16,10 +16,10 @@ import numpy as np
 
 from edujax import core, lax
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import linalg, reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros
 from edujax.numpy.diagonals import diag
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.products import dot, outer
 from edujax.numpy.shape_ops import atleast_1d, concatenate, expand_dims
 from edujax.numpy.signal import convolve

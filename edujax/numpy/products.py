@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from edujax import core, dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy.shape_ops import expand_dims, moveaxis, ravel, reshape
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.ufuncs import multiply
 from edujax.numpy.util import broadcast_to
 from edujax.numpy.util import (asarray, broadcast_shapes, canonicalize_axis, check_arraylike,

@@ -23,12 +23,12 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, canonicalize_axis, check_arraylike, ensure_arraylike,
                                promote_dtypes_inexact)
 from edujax.numpy.util import promote_dtypes_numeric as _promote_dtypes_numeric
 from edujax.numpy.shape_ops import expand_dims
 from edujax.numpy.ufuncs import _constant_like, _where, isclose
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import broadcast_to
 
 

@@ -15,8 +15,8 @@ import numpy as np
 from edujax import core, lax
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import creation
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, broadcast_to, canonicalize_axis,
                                canonicalize_shape, check_arraylike, ensure_array, index_tuple,
                                promote_dtypes)

@@ -15,11 +15,12 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.differences import diff
 from edujax.numpy.shape_ops import concatenate, flip
 from edujax.numpy.sorting import searchsorted
-from edujax.numpy.ufuncs import _where, clip, cos, remainder
+from edujax.numpy.ufuncs import _where, absolute, clip, cos, remainder
 from edujax.numpy.util import ensure_arraylike, promote_dtypes, promote_dtypes_inexact
 
 
@@ -80,7 +81,24 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     """Piecewise-linear interpolation of the points (xp, fp) at ``x``; outside
     [xp[0], xp[-1]] the value is ``left``/``right`` (by default the end values), or
     with ``period`` the points repeat periodically. ``"extrapolate"`` for ``left``/``right``
-    continues the end segments' lines instead."""
+    continues the end segments' lines instead.
+
+    As in JAX, the work is an inner jit (``_interp``) in which ``left``, ``right`` and
+    ``period`` are static when they are None or a string, traced when they are values."""
+    static = tuple(name for name, value in (("left", left), ("right", right),
+                                             ("period", period))
+                   if value is None or (name != "period" and isinstance(value, str)))
+    jitted = _interp_jits.get(static)
+    if jitted is None:
+        jitted = _interp_jits[static] = inner_jit(_interp, static_argnames=static)
+    return jitted(x, xp, fp, left, right, period)
+
+
+_interp_jits: dict[tuple, Any] = {}  # one inner jit per choice of static arguments
+
+
+def _interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
+            period: Any = None) -> Any:
     x, xp, fp = ensure_arraylike("interp", x, xp, fp)
     if np.shape(xp) != np.shape(fp) or np.ndim(xp) != 1:
         raise ValueError("xp and fp must be one-dimensional arrays of equal size")
@@ -99,10 +117,14 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     epsilon = np.spacing(np.finfo(xp_arr.dtype).eps)
     dx0 = lax.abs(dx) <= epsilon
     f = _where(dx0, fp_arr[i - 1], fp_arr[i - 1] + (delta / _where(dx0, 1, dx)) * df)
-    if period is None and not extrapolate_left:
-        f = _where(x_arr < xp_arr[0], fp_arr[0] if left is None else left, f)
-    if period is None and not extrapolate_right:
-        f = _where(x_arr > xp_arr[-1], fp_arr[-1] if right is None else right, f)
+    if not extrapolate_left:
+        left_value = fp_arr[0] if left is None else left  # (made first, as in JAX)
+        if period is None:
+            f = _where(x_arr < xp_arr[0], left_value, f)
+    if not extrapolate_right:
+        right_value = fp_arr[-1] if right is None else right
+        if period is None:
+            f = _where(x_arr > xp_arr[-1], right_value, f)
     return f
 
 
@@ -120,7 +142,7 @@ def _periodic(x: Any, xp: Any, fp: Any, period: Any) -> tuple[Any, Any, Any]:
     """Fold everything into one period and extend the points by one on each side."""
     if np.ndim(period) != 0:
         raise ValueError(f"period must be a scalar; got {period}")
-    period = lax.abs(lax.convert_element_type(period, xp.dtype))
+    period = absolute(period)
     x, xp = remainder(x, period), remainder(xp, period)
     xp, fp = lax.sort_key_val(xp, fp)
     xp = concatenate([xp[-1:] - period, xp, xp[:1] + period])

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from edujax import dtypes, lax
+from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.products import dot
 from edujax.numpy.shape_ops import atleast_2d, concatenate
@@ -25,7 +26,6 @@ from edujax.numpy.diagonals import diag
 from edujax.numpy.ufuncs import _isnan, _where, clip
 from edujax.numpy.util import (canonicalize_axis, ensure_arraylike, promote_args_inexact,
                                promote_dtypes_inexact)
-from edujax.numpy.inner_jit import inner_jit
 
 _METHODS = ["linear", "lower", "higher", "midpoint", "nearest"]
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.inner_jit import inner_jit
 from edujax.lax import special as lax_special
 from edujax.numpy.complex_numbers import imag, iscomplexobj, real
-from edujax.numpy.inner_jit import inner_jit
 from edujax.numpy.util import (asarray, broadcast_shapes, check_arraylike, ensure_arraylike,
                                promote_args,
                                promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -413,6 +413,8 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
     """
     a, = _ensure_arraylike("round", a)
     decimals = operator.index(decimals)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.round is not supported.")
     dtype = _dtype(a)
     if dtype.kind in "iu":
         if decimals < 0:
@@ -420,14 +422,20 @@ def round(a: Any, decimals: int = 0, out: None = None) -> Any:
         return asarray(a)
     if dtype.kind not in "fc":
         raise ValueError(f"data type {dtype.type!r} not inexact")
-    if dtype.kind == "c":  # the two parts are rounded separately
-        return lax.complex(round(real(a), decimals), round(imag(a), decimals))
     if decimals > np.log10(np.finfo(dtype).max):
         return asarray(a)  # rounding beyond the dtype's precision changes nothing
+    if dtype.kind == "c":  # the two parts are rounded separately, in this same jit
+        return lax.complex(_round_float(real(a), decimals), _round_float(imag(a), decimals))
+    return _round_float(a, decimals)
+
+
+def _round_float(x: Any, decimals: int) -> Any:
+    """Round a float array half to even: ``round(x * 10**d) / 10**d``."""
     if decimals == 0:
-        return lax.round(a, 1)
+        return lax.round(x, 1)
     # NB: as in JAX, float16 is rounded in float32 to keep the scaling exact enough.
-    x = lax.convert_element_type(a, np.float32) if dtype == np.float16 else a
+    dtype = _dtype(x)
+    x = lax.convert_element_type(x, np.float32) if dtype == np.float16 else x
     factor = _lax_const(x, 10 ** decimals)
     out = lax.div(lax.round(lax.mul(x, factor), 1), factor)
     return lax.convert_element_type(out, dtype) if dtype == np.float16 else out

@@ -14,12 +14,14 @@ It also holds the shape helpers every other module of jax.numpy needs (``canonic
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax.array import Array
+from edujax.config import config
 
 _arraylike_types = (Array, core.Tracer, np.ndarray, np.generic, bool, int, float, complex)
 
@@ -58,16 +60,15 @@ def asarray(x: Any) -> Any:
     if isinstance(x, (Array, core.Tracer)):
         return x
     if type(x) in dtypes.python_scalar_types:
-        out = Array(np.asarray(x, dtypes.default_dtype(type(x))), type(x) is not bool)
-    else:
-        value = np.asarray(x)
-        out = Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
-    if not out.shape and core._state.trace is not core.eval_trace:
-        # While tracing, a scalar is a literal tracer, as in JAX (jnp.array does the same):
-        # it prints inline (``False:bool[]``) instead of becoming a constvar.
-        return lax.convert_element_type_p.bind(out._value[()], new_dtype=out.dtype,
-                                               weak_type=out.weak_type, sharding=None)
-    return out
+        dtype, weak = dtypes.default_dtype(type(x)), type(x) is not bool
+        if core._state.trace is not core.eval_trace:
+            # While tracing, a Python scalar becomes a literal tracer, as in JAX (the
+            # staging trace folds the cast into a constant written inline: ``9.0:f32[]``).
+            return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
+                                                   sharding=None)
+        return Array(np.asarray(x, dtype), weak)
+    value = np.asarray(x)
+    return Array(value.astype(dtypes.canonicalize_dtype(value.dtype)), False)
 
 
 def promote_dtypes(*args: Any) -> list:
@@ -131,8 +132,27 @@ def promote_shapes(fun_name: str, *args: Any) -> list:
         return list(args)  # lax stretches size-1 dimensions (or raises its own error)
     if len({len(s) for s in shapes if s}) < 2:
         return list(args)  # only scalars differ in rank: lax accepts those too
+    if config.read("jax_numpy_rank_promotion") != "allow":
+        _rank_promotion_warning_or_error(fun_name, shapes)
     rank = len(broadcast_shapes(*shapes))
     return [lax.broadcast_to_rank(a, rank) for a in args]
+
+
+def _rank_promotion_warning_or_error(fun_name: str, shapes: list) -> None:
+    """``jax_numpy_rank_promotion``: (3,) + (2, 3) stretches the first array to (1, 3) as
+    NumPy does; "warn" says so, "raise" refuses (a common source of silent bugs)."""
+    shown = " ".join(map(str, shapes))
+    if config.read("jax_numpy_rank_promotion") == "warn":
+        warnings.warn(f"Following NumPy automatic rank promotion for {fun_name} on shapes "
+                      f"{shown}. Set the jax_numpy_rank_promotion config option to 'allow' to "
+                      "disable this warning; for more information, see "
+                      "https://docs.jax.dev/en/latest/rank_promotion_warning.html.",
+                      stacklevel=4)
+    else:
+        raise ValueError(f"Operands could not be broadcast together for {fun_name} on shapes "
+                         f"{shown} and with the config option jax_numpy_rank_promotion='raise'. "
+                         "For more information, see "
+                         "https://docs.jax.dev/en/latest/rank_promotion_warning.html.")
 
 
 def promote_args(fun_name: str, *args: Any) -> list:
@@ -191,12 +211,17 @@ def canonicalize_shape(shape: Any) -> tuple[int, ...]:
 
 
 def broadcast_to(array: Any, shape: Any) -> Any:
-    """``array`` repeated along new leading axes and stretched along its size-1 axes."""
-    a = ensure_array("broadcast_to", array)
+    """``array`` repeated along new leading axes and stretched along its size-1 axes.
+
+    A Python or NumPy scalar stays a constant (``lax.asarray``), so that a traced program
+    broadcasts it as a literal (``broadcast_in_dim 0.0:f32[]``), as JAX's does."""
+    check_arraylike("broadcast_to", array)
+    scalar = type(array) in dtypes.python_scalar_types or isinstance(array, np.generic)
+    a = lax.asarray(array) if scalar else asarray(array)
     shape = canonicalize_shape(shape)
     a_shape = np.shape(a)
     if a_shape == shape:
-        return a
+        return asarray(a)
     if len(shape) < len(a_shape):
         raise ValueError("Cannot broadcast to shape with fewer dimensions: "
                          f"arr_shape={a_shape} shape={shape}")

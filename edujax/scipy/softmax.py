@@ -17,7 +17,7 @@ from edujax import lax
 from edujax.config import config
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import canonicalize_axis, check_arraylike, promote_args_inexact
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.scipy.special_functions import _const, _no_complex, _polyval, _promote, gammaln
 
 

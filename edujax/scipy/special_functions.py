@@ -19,7 +19,7 @@ from edujax import numpy as jnp
 from edujax.autodiff import jvp
 from edujax.custom_derivatives import custom_jvp
 from edujax.lax.elementwise import _const as _lax_const
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import promote_args_inexact
 from edujax.scipy.softmax import logsumexp
 from edujax.scipy.softmax import scipy_log_softmax as log_softmax

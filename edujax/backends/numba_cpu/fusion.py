@@ -144,7 +144,7 @@ def _operands_fit(eqn: JaxprEqn) -> bool:
 def _reduces_unit_dims(eqn: JaxprEqn) -> bool:
     """Summing (or max-ing...) over axes of size 1 only reshapes: f32[1,6] -> f32[6]."""
     if eqn.primitive.name not in REDUCTIONS - {"argmax", "argmin"}:
-        return False  # (nor an equation without inputs: platform_index)
+        return False  # (and an equation with no operand, platform_index, is none)
     shape = eqn.invars[0].aval.shape
     return all(shape[a] == 1 for a in eqn.params["axes"])
 

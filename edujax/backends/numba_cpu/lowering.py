@@ -312,6 +312,22 @@ scalar_rules.update({
 })
 
 
+# The total-order comparisons (sorting's): the usual ones, but for floats, whose NaNs and
+# signed zeros have a place (scalar.total_lt). x <= y is not (y < x); x == y is neither.
+def _total_order(op: str) -> ScalarRule:
+    def rule(ctx: Ctx, x: str, y: str) -> str:
+        if ctx.in_dtypes[0].kind != "f":
+            return f"{x} {op} {y}"
+        lt = ctx.helper("total_lt")
+        return {"<": f"{lt}({x}, {y})", "<=": f"(not {lt}({y}, {x}))",
+                "==": f"(not ({lt}({x}, {y}) or {lt}({y}, {x})))"}[op]
+    return rule
+
+
+scalar_rules.update({"eq_to": _total_order("=="), "lt_to": _total_order("<"),
+                     "le_to": _total_order("<=")})
+
+
 # ---------------------------------------------------------------- select and casts
 def _select_n(ctx: Ctx, which: str, *cases: str) -> str:
     if ctx.in_dtypes[0] == np.bool_:

@@ -6,6 +6,8 @@ them into the loop and can still vectorize it. Each one mirrors a NumPy referenc
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -94,6 +96,23 @@ def shift_right_logical(x, y, bits):
     negative ``y`` becomes a huge one: out of range)."""
     inline_into_callers()
     return x >> y if 0 <= y < bits else x ^ x
+
+
+@jit_helper
+def total_lt(x, y):
+    """lt_to on floats: x < y in the total order -NaN < -inf < ... < -0.0 < 0.0 < ... < inf
+    < NaN (a NaN's place is set by its sign bit, which copysign reads).
+    NB: XLA (and the reference rule) also order NaNs by their payload bits; here two NaNs of
+    one sign are equal. Sorting canonicalizes NaNs first, so no program we know of sees it."""
+    inline_into_callers()
+    x_neg, y_neg = math.copysign(1.0, x) < 0.0, math.copysign(1.0, y) < 0.0
+    x_place = 1 if x == x else (0 if x_neg else 2)  # -NaN, a number, +NaN
+    y_place = 1 if y == y else (0 if y_neg else 2)
+    if x_place != y_place:
+        return x_place < y_place
+    if x == y:
+        return x_neg and not y_neg  # only -0.0 < 0.0 differs from <
+    return x < y
 
 
 @jit_helper

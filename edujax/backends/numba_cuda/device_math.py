@@ -89,7 +89,7 @@ def logistic(x):
 
 
 # ---------------------------------------------------------------- XLA's semantics
-# fmax_nan, fmin_nan, sign, int_div, int_rem: the CPU helpers' very Python functions
+# fmax_nan, fmin_nan, sign, int_div, int_rem, total_lt: the CPU helpers' very Python functions
 # (edujax/backends/numba_cpu/scalar.py, where each corner case is explained), compiled for
 # the GPU.
 fmax_nan = device(scalar.fmax_nan.py_func)
@@ -97,6 +97,7 @@ fmin_nan = device(scalar.fmin_nan.py_func)
 sign = device(scalar.sign.py_func)
 int_div = device(scalar.int_div.py_func)
 int_rem = device(scalar.int_rem.py_func)
+total_lt = device(scalar.total_lt.py_func)
 
 
 @device

@@ -17,7 +17,8 @@ jaxprs::
 Three primitives carry all of it:
 
 * ``cond``  (params ``branches``): run the branch picked by an int32 index.
-  ``cond`` and ``switch`` both bind it.
+  ``cond`` and ``switch`` both bind it, and so does ``platform_dependent``, with one more
+  parameter, ``branches_platforms``, and an index from ``platform_index``.
 * ``while`` (params ``cond_jaxpr``, ``body_jaxpr``, ``cond_nconsts``, ``body_nconsts``).
   ``while_loop`` binds it, and so does ``fori_loop`` when its trip count is traced.
 * ``scan``  (params ``jaxpr``, ``length``, ``reverse``, ``unroll``, ``num_consts``,

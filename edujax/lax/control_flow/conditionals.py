@@ -18,7 +18,7 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Var, eval_jaxpr
-from edujax.lax.base import broadcast_in_dim, convert_element_type
+from edujax.lax.base import broadcast_in_dim, convert_element_type, empty_like_aval
 from edujax.lax.elementwise import clamp, eq, select_n
 from edujax.lax.special import stop_gradient
 from edujax.lax.control_flow.common import (_asarray, _axis_size, _batch_dims,
@@ -34,12 +34,16 @@ from edujax.tree_util import tree_flatten, tree_unflatten
 # ``cond index *consts *operands``: branches[index] runs on (*consts, *operands).
 # Every branch takes the same inputs and returns the same types, so the output
 # types are those of any branch (JAX takes branch 0's).
+#
+# A cond made by ``platform_dependent`` has one more parameter, ``branches_platforms``:
+# which platforms each branch is for (None: the default), and its index comes from
+# ``platform_index``. Every rule below passes it on unchanged (``**params``).
 cond_p = Primitive("cond")
 cond_p.multiple_results = True
 
 
 def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
-                        branches: tuple[ClosedJaxpr, ...], **params: Any) -> list[ShapedArray]:
+                        branches: tuple[ClosedJaxpr, ...], **params) -> list[ShapedArray]:
     # NB: JAX makes these checks in its jaxpr typechecker and raises core.JaxprTypeError.
     if index.dtype != np.int32:
         raise TypeError(f"cond called with index of type {index.dtype} instead of int32")
@@ -51,7 +55,7 @@ def _cond_abstract_eval(index: ShapedArray, *args: ShapedArray,
 
 
 def _cond_impl(index: np.ndarray, *args: Any, branches: tuple[ClosedJaxpr, ...],
-               **params: Any) -> list:
+               **params) -> list:
     # Clamped like XLA's Conditional: an out-of-range index runs the last branch.
     i = builtins.min(builtins.max(int(index), 0), len(branches) - 1)
     return _eval_closed(branches[i], args)
@@ -149,8 +153,8 @@ def _merge_branch_residuals(res_avals: list[list[ShapedArray]]
 def _join_branch_residual_outputs(known: ClosedJaxpr, num_out: int,
                                   all_res_avals: list[ShapedArray], slots: list[int]
                                   ) -> ClosedJaxpr:
-    """A known branch returning ``[*outs, *all residuals]``: zeros in the other branches'
-    slots. NB: JAX fills those slots with uninitialized memory (``empty``)."""
+    """A known branch returning ``[*outs, *all residuals]``, with values nobody reads
+    (``empty2``, as in JAX) in the other branches' slots."""
     if slots == list(range(len(all_res_avals))):
         return known
 
@@ -159,7 +163,7 @@ def _join_branch_residual_outputs(known: ClosedJaxpr, num_out: int,
         res: list = [None] * len(all_res_avals)
         for slot, r in zip(slots, own_res):
             res[slot] = r
-        res = [ad.zeros_like_aval(a) if r is None else r for r, a in zip(res, all_res_avals)]
+        res = [empty_like_aval(a) if r is None else r for r, a in zip(res, all_res_avals)]
         return [*outs, *res], None
     return trace_to_jaxpr(fun, known.in_avals)[0]
 
@@ -224,6 +228,10 @@ ad.transpose_rules[cond_p] = _cond_transpose
 
 def _cond_batch(args, dims, *, branches, **params):
     size = _axis_size(args, dims)
+    if dims[0] is not None and "branches_platforms" in params:
+        # A platform's index is the same for every example: ask for it afresh, unbatched.
+        args = [platform_index_p.bind(platforms=params["branches_platforms"]), *args[1:]]
+        dims = [None, *dims[1:]]
     if dims[0] is not None:
         return _cond_batch_as_select(args, dims, size, branches)
     (index, *ops), (_, *op_dims) = args, dims
@@ -371,8 +379,8 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any,
     return _switch(index, branches, operands)
 
 
-def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple, **params: Any) -> Any:
-    """``switch`` after its checks; ``params`` are extra cond params (branches_platforms)."""
+def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple,
+            **params: Any) -> Any:
     args, in_tree = tree_flatten(operands)
     avals = [_abstractify(x) for x in args]
     traced = [_trace(branch, in_tree, avals, "switch") for branch in branches]
@@ -390,51 +398,58 @@ def _switch(index: Any, branches: tuple[Callable, ...], operands: tuple, **param
 
 
 # ====================================================================== platform_dependent
-# ``lax.platform_dependent(*args, default=f, cuda=g, ...)`` picks a function by the platform
-# the program will run on. Eagerly the platform is known, so it just calls that branch.
-# While tracing it is not (the jaxpr may be lowered for another platform later), so JAX
-# stages a ``platform_index`` equation (which lowering replaces by a constant) and a cond
-# whose ``branches_platforms`` param says which platforms each branch serves. edujax runs
-# on the CPU: platform_index evaluates to the branch for 'cpu', else to the default.
+# ``platform_index[platforms=...]`` is the index of the entry of ``platforms`` that lists
+# the platform the program runs on (None marks the default entry). XLA resolves it when it
+# compiles for a platform, so a compiler never sees the cond it feeds.
+# NB: edujax's reference rule answers for "cpu" whatever the backend; a platform_dependent
+# program run by the CUDA backend takes its "cpu" (or default) branch too.
 platform_index_p = Primitive("platform_index")
-core.abstract_eval_rules[platform_index_p] = lambda *_, **__: ShapedArray((), np.int32)
+_PLATFORM = "cpu"
 
 
 def _platform_index_impl(*, platforms: tuple) -> np.ndarray:
-    for i, ps in enumerate(platforms):
-        if ps is not None and "cpu" in ps:
+    for i, names in enumerate(platforms):
+        if names is not None and _PLATFORM in names:
             return np.int32(i)
-    return np.int32(platforms.index(None))
+    if None in platforms:
+        return np.int32(platforms.index(None))
+    raise NotImplementedError(f"lax.platform_dependent: no branch for the {_PLATFORM} "
+                              "platform and no default")
 
 
+core.abstract_eval_rules[platform_index_p] = lambda **params: ShapedArray((), np.int32)
 core.impl_rules[platform_index_p] = _platform_index_impl
+batching.batching_rules[platform_index_p] = lambda args, dims, **params: (
+    platform_index_p.bind(**params), None)
 
 
 def platform_dependent(*args: Any, default: Callable | None = None,
                        **per_platform: Callable) -> Any:
-    """``per_platform[platform](*args)``, or ``default(*args)`` for any other platform."""
-    branches_platforms_list: list[tuple[list[str], Callable]] = []
+    """``per_platform[platform](*args)`` for the platform the program runs on, else
+    ``default(*args)``: ``platform_dependent(x, cpu=f, cuda=g, default=h)``.
+
+    Run eagerly, it calls the one branch. Traced, every branch is traced and a ``cond``
+    picks among them with the index ``platform_index`` computes (as in JAX).
+    """
+    grouped: list[tuple[list[str], Callable]] = []  # a branch given for several platforms
     for name, branch in per_platform.items():
         if not callable(branch):
             raise TypeError(f"lax.platform_dependent: the '{name}' branch must be a callable.")
         if name == "gpu":
             raise ValueError("Use 'cuda' or 'rocm' for lax.platform_dependent.")
-        for ps, b in branches_platforms_list:
-            if b == branch:  # one function for several platforms: one branch
-                ps.append(name)
+        for names, b in grouped:
+            if b == branch:
+                names.append(name)
                 break
         else:
-            branches_platforms_list.append(([name], branch))
-    branches = tuple(b for _, b in branches_platforms_list)
-    branches_platforms: tuple = tuple(tuple(ps) for ps, _ in branches_platforms_list)
+            grouped.append(([name], branch))
+    platforms: tuple = tuple(tuple(names) for names, _ in grouped)
+    branches = tuple(b for _, b in grouped)
     if default is not None:
         if not callable(default):
             raise TypeError("lax.platform_dependent: the 'default' branch must be a callable.")
-        branches, branches_platforms = branches + (default,), branches_platforms + (None,)
-    if "cpu" not in per_platform and default is None:
-        raise NotImplementedError("lax.platform_dependent: no branch for the cpu platform "
-                                  "and no default")
-    if core._state.trace is core.eval_trace:
-        return branches[int(_platform_index_impl(platforms=branches_platforms))](*args)
-    index = platform_index_p.bind(platforms=branches_platforms)
-    return _switch(index, branches, args, branches_platforms=branches_platforms)
+        branches, platforms = branches + (default,), platforms + (None,)
+    index = platform_index_p.bind(platforms=platforms)
+    if not isinstance(index, core.Tracer):
+        return branches[int(index)](*args)
+    return _switch(index, branches, args, branches_platforms=platforms)

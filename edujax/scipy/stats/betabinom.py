@@ -8,7 +8,7 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
-from edujax.numpy.inner_jit import inner_jit
+from edujax.inner_jit import inner_jit
 from edujax.scipy.special_functions import _const, _promote, betaln
 
 

@@ -1,4 +1,4 @@
-"""``@inner_jit``: the ``jit`` that JAX puts around many jax.numpy functions.
+"""``@inner_jit``: the ``jit`` that JAX puts around many jax.numpy (and a few lax) functions.
 
 JAX decorates a good part of ``jax.numpy`` with its own ``jit``: ``jnp.where`` is
 ``@jit def _where(condition, x, y)``, ``jnp.clip`` is ``@jit def clip(...)``,
@@ -14,8 +14,9 @@ def _var(...)``. Nobody notices when running code, but it shows in every jaxpr::
         ] b a 0.0:f32[]
       in (c,) }
 
-So edujax does the same, with one decorator. A jnp function declares its inner jit
-like this (the name printed is the function's ``__name__``, so keep JAX's)::
+So edujax does the same, with one decorator. It lives here, below lax, because lax uses
+it too (``lax.fft`` is ``@jit(static_argnums=(1, 2))`` in JAX). A function declares its
+inner jit like this (the name printed is the function's ``__name__``, so keep JAX's)::
 
     @inner_jit                                   # every argument traced
     def _where(condition, x, y): ...
@@ -54,10 +55,10 @@ import inspect
 from collections import OrderedDict
 from typing import Any, Callable
 
-from edujax import core, dtypes
+from edujax import core, dtypes, nan_checks
 from edujax.interpreters.partial_eval import DebugInfo, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
 # Filled in by edujax/jit/primitive.py: stage_jit_call(closed_jaxpr, flat_args, name) binds
 # one jit equation in the current trace and returns its flat outputs.
@@ -110,15 +111,38 @@ class _InnerJit:
         self.cache: OrderedDict = OrderedDict()
 
     def wrapper(self) -> Callable:
-        fun, staged = self.fun, self.staged
+        fun, staged, check_static = self.fun, self.staged, self.check_static
 
         @functools.wraps(fun)
         def call(*args: Any, **kwargs: Any) -> Any:
             if core._state.trace is core.eval_trace:
+                check_static(args, kwargs)
+                if nan_checks.CHECKING:
+                    return self.checked_call(args, kwargs)
                 return fun(*args, **kwargs)  # eager: the body op by op, no tracing
             return staged(args, kwargs)
         call._inner_jit = self  # for tests and the curious: the cache and the statics
         return call
+
+    def checked_call(self, args: tuple, kwargs: dict) -> Any:
+        """jax_debug_nans, eagerly: like JAX's compiled call, only the outputs are checked,
+        and a NaN there reruns the body op by op to find its operation (nan_checks.py)."""
+        with nan_checks.suspended():
+            out = self.fun(*args, **kwargs)
+        nan_checks.check_jit_call(self.name, tree_leaves(out), lambda: self.fun(*args, **kwargs))
+        return out
+
+    def check_static(self, args: tuple, kwargs: dict) -> None:
+        """Refuse what jit refuses even when nothing is traced: a static argument that cannot
+        be hashed (a list), since JAX's jit hashes its static arguments on every call."""
+        if not (self.static_nums or self.static_names):
+            return
+        static = [a for i, a in enumerate(args) if i in self.static_nums]
+        static += [v for k, v in kwargs.items() if k in self.static_names]
+        try:
+            hash(tuple(static))
+        except TypeError:
+            raise _unhashable_static(static) from None
 
     def staged(self, args: tuple, kwargs: dict) -> Any:
         """Bind one ``jit`` equation whose jaxpr is the body traced for these arguments."""
