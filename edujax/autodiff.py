@@ -332,7 +332,7 @@ def _unravel_array_into_pytree(tree: Any, axis: int, example: Any, arr: Any,
     and weak type of ``example`` (of the leaf itself when ``example`` is None).
 
     ``cast``: always write the cast, even when it changes nothing, as JAX's basis does (its
-    cast also sets a sharding, so it is never skipped): jaxprs of jacfwd show it."""
+    cast also sets a sharding, so it is never skipped): jaxprs of jacfwd and jacrev show it."""
     leaves, treedef = tree_flatten(tree)
     axis = axis % arr.ndim
     shapes = [arr.shape[:axis] + core.get_aval(x).shape + arr.shape[axis + 1:] for x in leaves]
@@ -340,6 +340,21 @@ def _unravel_array_into_pytree(tree: Any, axis: int, example: Any, arr: Any,
     return tree_unflatten(treedef, [
         _possible_downcast(jnp.reshape(part, shape), leaf if example is None else example, cast)
         for part, shape, leaf in zip(parts, shapes, leaves)])
+
+
+class _BasisLayout:
+    """The sharding JAX's basis cast sets (edujax has no layouts: it only stands for one).
+
+    A cast that sets a sharding is not a no-op, so staging records it even when the dtype
+    and weak type do not change (a cast that changes nothing is otherwise forwarded: see
+    ``forwarding_rules`` in interpreters/partial_eval.py). The printer hides the parameter.
+    """
+
+    def __repr__(self) -> str:
+        return "_BasisLayout()"
+
+
+_BASIS_LAYOUT = _BasisLayout()
 
 
 def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
@@ -350,7 +365,7 @@ def _possible_downcast(x: Any, example: Any, always: bool = False) -> Any:
         x = lax.real(x)
     if always:
         return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,
-                                               sharding=None)
+                                               sharding=_BASIS_LAYOUT)
     return lax._convert_element_type(x, dtype, weak)
 
 

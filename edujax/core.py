@@ -193,9 +193,10 @@ def set_current_trace(trace: Trace):
 # ------------------------------------------------------------------ tracers
 
 
-# How a tracer is iterated (``a, b = x``): lax.index_in_dim(x, i, keepdims=False) for each i,
-# registered by edujax/lax/shape.py (core sits below lax).
-tracer_index_in_dim: Callable[[Any, int], Any] | None = None
+# ``for row in tracer``: row i, as JAX cuts it (ShapedArray._iter: lax.index_in_dim, a slice
+# with strides (1, ..., 1) and a squeeze). lax fills this in (edujax/lax/shape.py); the
+# core cannot import lax, which sits above it.
+tracer_row: Callable[[Any, int], Any] | None = None
 
 
 class Tracer:
@@ -256,9 +257,9 @@ class Tracer:
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        # JAX iterates with lax.index_in_dim (a slice with strides (1, ...), then a squeeze),
-        # which lives above this layer: edujax/lax/shape.py fills in ``tracer_index_in_dim``.
-        return (tracer_index_in_dim(self, i) for i in range(self.shape[0]))
+        if tracer_row is not None:  # lax's index_in_dim (filled in by edujax/lax/shape.py)
+            return (tracer_row(self, i) for i in range(self.shape[0]))
+        return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self):
         raise TypeError(f"unhashable type: '{type(self).__name__}'")

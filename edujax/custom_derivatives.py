@@ -24,15 +24,16 @@ from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 from edujax.tree_util import Partial, tree_flatten, tree_unflatten
 from edujax.vmap import vmap
 
 
-def _fun_name(fun: Callable) -> str | None:
-    """A function's name, looking through ``functools.partial`` as JAX's debug info does."""
+def _fun_name(fun: Any) -> str | None:
+    """The name a rule is printed with: a partial's is its function's (``jvp=jvp`` for
+    ``partial(jax.jvp, f)``), as JAX's ``fun_name`` says."""
     while isinstance(fun, functools.partial):
         fun = fun.func
     return getattr(fun, "__name__", None)
@@ -104,6 +105,13 @@ def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJax
     return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
 
 
+def _skipping(n: int, rule: Callable) -> Callable:
+    """``rule`` on all but the first ``n`` primals and tangents (hoisted constants)."""
+    def skip(primals: list, tangents: list):
+        return rule(list(primals)[n:], list(tangents)[n:])
+    return skip
+
+
 def _typed_scalar(x: Any) -> Any:
     """A Python int, float or complex as a weakly typed edujax Array; anything else as is."""
     if type(x) in (int, float, complex):
@@ -141,17 +149,17 @@ ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
 def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, name, symbolic_zeros):
     """Under vmap, keep the custom rule: batch the body, and vmap the user's JVP rule.
 
-    As in JAX, an unbatched argument stays unbatched (``softplus``'s ``0.0`` is not
-    broadcast to the batch); batched ones get the batch in front."""
+    As in JAX, every argument keeps its batch dimension where it is (an unbatched one, such
+    as ``softplus``'s ``0.0``, is not broadcast), and so does every output: the body's rules
+    say where. (An output the same for every example is given a batch dimension in front,
+    since its tangent may still differ per example.)"""
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
-    args = [x if d is batching.not_mapped else batching.moveaxis(x, d, 0)
-            for x, d in zip(args, dims)]
-    in_dims = [batching.not_mapped if d is batching.not_mapped else 0 for d in dims]
     n_out = len(call_jaxpr.out_avals)
-    batched, _ = batching.batch_jaxpr(call_jaxpr, size, in_dims, [0] * n_out)
-    out_dims = [0] * n_out
+    batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, list(dims), keep_out_dims=True)
+    if any(d is batching.not_mapped for d in out_dims):
+        batched, out_dims = batching.batch_jaxpr(call_jaxpr, size, list(dims), [0] * n_out)
     mapped_jvp = vmap(lambda p, t: tuple(map(list, jvp(list(p), list(t)))),
-                      in_axes=(in_dims, in_dims))
+                      in_axes=(list(dims), list(dims)), out_axes=(out_dims, out_dims))
     batched_jvp = _NamedRule(lambda p, t: tuple(mapped_jvp(list(p), list(t))), jvp.name)
     return custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=batched_jvp, name=name,
                                   symbolic_zeros=symbolic_zeros), out_dims
@@ -225,7 +233,13 @@ class custom_jvp:
         if _batching(trace, flat):
             return self._vmap_now(trace, body, rule, flat, in_tree)
         call_jaxpr, out_tree = _trace_body(body, flat, in_tree)
-        outs = custom_jvp_call_p.bind(*flat, call_jaxpr=call_jaxpr, jvp=rule,
+        # A non-differentiable argument can be a tracer of the enclosing trace (a rule
+        # calling its function on ``n - 1`` while a jit's jvp is staged): the body closes
+        # over it, so it becomes a leading input, which the rule does not see.
+        call_jaxpr, hoisted = hoist_tracer_consts(call_jaxpr)
+        if hoisted:
+            rule = _NamedRule(_skipping(len(hoisted), rule), rule.name)
+        outs = custom_jvp_call_p.bind(*hoisted, *flat, call_jaxpr=call_jaxpr, jvp=rule,
                                       name=self.__name__, symbolic_zeros=False)
         return tree_unflatten(out_tree, outs)
 
@@ -236,31 +250,56 @@ class custom_jvp:
 
         Neither the body nor the rule runs now; whichever the enclosing trace needs runs
         later, once (JAX's BatchTrace.process_custom_jvp_call is lazy in the same way).
+        As in JAX, the batch dimensions stay where the body's (or the rule's) own rules put
+        them; the first of the two to run decides, and the other follows it. (An output
+        that is the same for every example still gets a batch dimension in front: its
+        tangent may differ per example.)
         """
         vals, dims = zip(*map(trace.to_batch_info, flat))
-        dims = list(dims)
+        dims, size, name = list(dims), trace.axis_size, trace.axis_name
         out_trees: list = []
+        out_dims: list = []  # decided by whichever of body and rule runs first
+
+        def settle(outs: list, found: list) -> list:
+            if not out_dims:
+                out_dims[:] = [0 if d is batching.not_mapped else d for d in found]
+            return [batching.matchaxis(o, d, w, size) for o, d, w in zip(outs, found, out_dims)]
 
         def flat_body(*xs: Any) -> list:
-            leaves, tree = tree_flatten(body(*tree_unflatten(in_tree, list(xs))))
-            out_trees[:] = [tree]
-            return leaves
+            def run(*ys: Any) -> list:
+                leaves, tree = tree_flatten(body(*tree_unflatten(in_tree, list(ys))))
+                out_trees[:] = [tree]
+                return leaves
+            return settle(*batching.batch_flat(run, list(xs), dims, size, name))
 
         def flat_rule(primals: list, tangents: list) -> tuple:
-            primals_out, tangents_out = rule(list(primals), list(tangents))
-            out_trees[:] = [rule.fun.out_tree]
-            return list(primals_out), list(tangents_out)
+            n = len(primals)
 
-        batched = custom_jvp(vmap(flat_body, in_axes=dims, out_axes=0))
+            def run(*ys: Any) -> list:
+                primals_out, tangents_out = rule(list(ys[:n]), list(ys[n:]))
+                out_trees[:] = [rule.fun.out_tree]
+                return [*primals_out, *tangents_out]
+            outs, found = batching.batch_flat(run, [*primals, *tangents], dims + dims, size,
+                                              name)
+            m = len(outs) // 2
+            # a primal and its tangent share one batch dimension (JAX's _merge_bdims)
+            merged = [p if p is not batching.not_mapped else t
+                      for p, t in zip(found[:m], found[m:])]
+            outs = [batching.matchaxis(o, d, w, size)
+                    for o, d, w in zip(outs, found, merged + merged)]
+            return settle(outs[:m], merged), settle(outs[m:], merged)
+
+        batched = custom_jvp(flat_body)
         batched.__name__ = self.__name__  # the equation shows the function's name, as in JAX
 
         def batched_rule(p: list, t: list) -> Any:
-            return vmap(flat_rule, in_axes=(dims, dims), out_axes=0)(list(p), list(t))
+            return flat_rule(list(p), list(t))
         batched_rule.__name__ = rule.name
         batched.defjvp(batched_rule)
         with core.set_current_trace(trace.parent):
             outs = batched(*vals)
-        return tree_unflatten(out_trees[0], [batching.BatchTracer(trace, o, 0) for o in outs])
+        return tree_unflatten(out_trees[0], [batching.BatchTracer(trace, o, d)
+                                             for o, d in zip(outs, out_dims)])
 
     def _flat_jvp(self, nondiff: tuple, in_tree: Any) -> Callable:
         def flat_jvp(primals: list, tangents: list):

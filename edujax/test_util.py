@@ -5,8 +5,15 @@
 
 Forward mode is checked by comparing ``jvp`` with a central difference
 ``(f(x + eps*v) - f(x - eps*v)) / (2 eps)`` along a random direction ``v``.
-Reverse mode is checked through the identity ``<vjp(u), v> == <u, jvp(v)>``.
+Reverse mode is checked through the identity ``<u, J v> == <J^T u, v>``, with ``J v``
+taken from that same finite difference, so each mode is checked on its own.
 Higher orders apply the same checks to the derivative functions themselves.
+
+Complex inputs get complex random directions (``randn() + 1j * randn()``), and the inner
+product is ``Re(vdot(a, b))``: a complex number is a pair of reals here, so the checks hold
+for holomorphic and non-holomorphic functions alike. The reverse check conjugates the
+cotangent on the way in and out, as JAX's does, because JAX's vjp of a complex function
+returns the conjugate of the "pair of reals" gradient.
 """
 from __future__ import annotations
 
@@ -20,11 +27,24 @@ from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _default_tolerance(dtype: np.dtype) -> float:
-    return {np.dtype(np.float16): 1e-1, np.dtype(np.float32): 2e-2}.get(np.dtype(dtype), 1e-5)
+    low = {np.float16: 1e-1, np.float32: 2e-2, np.complex64: 2e-2}
+    return {np.dtype(k): v for k, v in low.items()}.get(np.dtype(dtype), 1e-5)
+
+
+def _random_one(x: Any, rng: np.random.Generator) -> np.ndarray:
+    dtype = np.asarray(x).dtype
+    value = rng.standard_normal(np.shape(x))
+    if np.issubdtype(dtype, np.complexfloating):  # a complex direction moves both parts
+        value = value + 1j * rng.standard_normal(np.shape(x))
+    return np.asarray(value).astype(dtype)
 
 
 def _random_like(tree: Any, rng: np.random.Generator) -> Any:
-    return tree_map(lambda x: rng.standard_normal(np.shape(x)).astype(np.asarray(x).dtype), tree)
+    return tree_map(lambda x: _random_one(x, rng), tree)
+
+
+def _conj(tree: Any) -> Any:
+    return tree_map(lambda x: np.conj(np.asarray(x)), tree)
 
 
 def _add(tree: Any, other: Any, scale: float) -> Any:
@@ -33,16 +53,33 @@ def _add(tree: Any, other: Any, scale: float) -> Any:
 
 
 def _vdot(a: Any, b: Any) -> float:
+    """The real inner product ``sum Re(conj(a) * b)``: complex numbers as pairs of reals."""
     la, _ = tree_flatten(a)
     lb, _ = tree_flatten(b)
-    return float(sum(np.vdot(np.asarray(x, np.float64), np.asarray(y, np.float64))
-                     for x, y in zip(la, lb)))
+    return float(sum(np.real(np.vdot(_wide(x), _wide(y))) for x, y in zip(la, lb)))
+
+
+def _wide(x: Any) -> np.ndarray:
+    """x in float64, or complex128 when complex (so no imaginary part is dropped)."""
+    x = np.asarray(x)
+    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64).reshape(-1)
+
+
+def _numerical_jvp(f: Callable, args: tuple, v: tuple, eps: float) -> Any:
+    """The central difference ``(f(x + eps v) - f(x - eps v)) / (2 eps)``."""
+    plus = f(*_add(args, v, eps))
+    minus = f(*_add(args, v, -eps))
+    return tree_map(lambda p, m: (np.asarray(p) - np.asarray(m)) / (2 * eps), plus, minus)
+
+
+def _default_eps(dtype: np.dtype) -> float:
+    return 1e-4 if dtype in (np.float64, np.complex128) else 1e-2
 
 
 def _assert_close(name: str, a: Any, b: Any, atol: float, rtol: float) -> None:
     for x, y in zip(tree_flatten(a)[0], tree_flatten(b)[0]):
-        np.testing.assert_allclose(np.asarray(x, np.float64), np.asarray(y, np.float64),
-                                   atol=atol, rtol=rtol, err_msg=f"{name} check failed")
+        np.testing.assert_allclose(_wide(x), _wide(y), atol=atol, rtol=rtol,
+                                   err_msg=f"{name} check failed")
 
 
 def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None,
@@ -53,28 +90,29 @@ def check_jvp(f: Callable, args: Sequence[Any], atol: float | None = None,
     dtype = np.asarray(tree_flatten(args)[0][0]).dtype
     tol = _default_tolerance(dtype)
     atol, rtol = atol or tol, rtol or tol
-    eps = eps or (1e-4 if dtype == np.float64 else 1e-2)
+    eps = eps or _default_eps(dtype)
     v = _random_like(tuple(args), rng)
     _, tangent = autodiff.jvp(f, tuple(args), tuple(v))
-    plus = f(*_add(tuple(args), v, eps))
-    minus = f(*_add(tuple(args), v, -eps))
-    numeric = tree_map(lambda p, m: (np.asarray(p) - np.asarray(m)) / (2 * eps), plus, minus)
-    _assert_close("JVP", tangent, numeric, atol, rtol)
+    _assert_close("JVP", tangent, _numerical_jvp(f, tuple(args), v, eps), atol, rtol)
 
 
 def check_vjp(f: Callable, args: Sequence[Any], atol: float | None = None,
-              rtol: float | None = None, rng: np.random.Generator | None = None) -> None:
-    """The transpose identity ``<u, J v> == <J^T u, v>`` for random u and v."""
+              rtol: float | None = None, rng: np.random.Generator | None = None,
+              eps: float | None = None) -> None:
+    """The transpose identity ``<u, J v> == <J^T u, v>`` for random u and v, with ``J v``
+    a finite difference (so reverse mode is checked without trusting forward mode)."""
     rng = rng or np.random.default_rng(1)
     dtype = np.asarray(tree_flatten(args)[0][0]).dtype
     tol = _default_tolerance(dtype)
     atol, rtol = atol or tol, rtol or tol
+    eps = eps or _default_eps(dtype)
     v = _random_like(tuple(args), rng)
-    out, tangent = autodiff.jvp(f, tuple(args), tuple(v))
+    out, vjp_fn = autodiff.vjp(f, *args)
     u = _random_like(out, rng)
-    _, vjp_fn = autodiff.vjp(f, *args)
-    cotangent = vjp_fn(u)
-    np.testing.assert_allclose(_vdot(u, tangent), _vdot(cotangent, v), atol=atol, rtol=rtol,
+    # JAX's convention: the vjp of a complex map hands back conj of the real-pair gradient
+    cotangent = _conj(vjp_fn(_conj(u)))
+    np.testing.assert_allclose(_vdot(u, _numerical_jvp(f, tuple(args), v, eps)),
+                               _vdot(v, cotangent), atol=atol, rtol=rtol,
                                err_msg="VJP check failed: <u, J v> != <J^T u, v>")
 
 
@@ -89,7 +127,7 @@ def check_grads(f: Callable, args: Sequence[Any], order: int, modes: Sequence[st
     if "fwd" in modes:
         check_jvp(f, args, atol, rtol, eps)
     if "rev" in modes:
-        check_vjp(f, args, atol, rtol)
+        check_vjp(f, args, atol, rtol, eps=eps)
     if order > 1:
         # The next order: differentiate the (linear in v) directional derivative.
         rng = np.random.default_rng(order)

@@ -21,7 +21,6 @@ CASES = recorded.load("jaxpr_fidelity_recorded.json")
 _LINALG = ("JAX solves through custom_linear_solve and an inner _lu_solve jit, and builds det, "
            "pinv, matrix_power... from other pieces; edujax's bodies differ")
 KNOWN_DIFFERENCES = {
-    "cumprod[axis][grad]": "cumprod's JVP/transpose: JAX's associative-scan form differs",
     **{f"linalg[{fn}]": _LINALG for fn in ("det", "inv", "slogdet", "solve", "matrix_power",
                                            "norm[ord1]", "pinv", "matrix_rank", "cond",
                                            "det][grad", "inv][grad")},

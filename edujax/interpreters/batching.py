@@ -224,12 +224,15 @@ batching_rules[add_any_p] = _add_any_batched
 
 # ------------------------------------------------------------------ jaxpr-level helper
 def batch_jaxpr(closed: Any, axis_size: int, in_dims: list,
-                out_dims_wanted: list | None = None, axis_name: Any = None) -> tuple[Any, list]:
+                out_dims_wanted: list | None = None, axis_name: Any = None,
+                keep_out_dims: bool = False) -> tuple[Any, list]:
     """A jaxpr computing the batched outputs of ``closed`` from batched inputs.
 
     Used by the batching rules of primitives that carry jaxprs (jit, cond...).
     Outputs are moved to dimension 0 (or left unbatched when they are the same for
-    every example, unless ``out_dims_wanted`` forces a batch dimension).
+    every example, unless ``out_dims_wanted`` forces a batch dimension). With
+    ``keep_out_dims`` each output keeps the batch dimension its rules gave it (jit does
+    this, as JAX's batch_jaxpr2: whoever reads the result moves it, outside the call).
     """
     running = _rule_context.trace
     if axis_name is None and running is not None and running.axis_size == axis_size:
@@ -243,7 +246,8 @@ def batch_jaxpr(closed: Any, axis_size: int, in_dims: list,
     def fun(*args):
         outs, dims = batch_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
                                 list(args), list(in_dims), axis_size, axis_name)
-        wanted = out_dims_wanted or [0 if d is not not_mapped else not_mapped for d in dims]
+        wanted = out_dims_wanted or (list(dims) if keep_out_dims else
+                                     [0 if d is not not_mapped else not_mapped for d in dims])
         outs = [matchaxis(o, d, w, axis_size) for o, d, w in zip(outs, dims, wanted)]
         out_dims[:] = wanted
         return outs, None

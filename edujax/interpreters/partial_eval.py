@@ -30,6 +30,12 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 # constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
 const_fold_rules: dict[Primitive, Callable] = {}
 
+# Forwarding: an equation that would only hand back its input (a cast to the dtype the
+# value already has, a broadcast to the shape it already has) is not recorded at all; its
+# output *is* its input (JAX's pe.forwarding_rules). A rule looks at the first input's aval
+# and the params, and says whether the equation is such a no-op.
+forwarding_rules: dict[Primitive, Callable[..., bool]] = {}
+
 
 class DebugInfo(NamedTuple):
     """Where a traced function came from, for error messages that point at the user's code.
@@ -190,9 +196,15 @@ class DynamicJaxprTrace(core.Trace):
         out_avals = core.abstract_eval(prim, [v.aval for v in invars], params)
         if not prim.multiple_results:
             out_avals = [out_avals]
+        forward = forwarding_rules.get(prim)
+        if forward is not None and self._owns(args[0]) and forward(invars[0].aval, **params):
+            return args[0]
         outs = [self._new_tracer(a) for a in out_avals]
         self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
         return outs if prim.multiple_results else outs[0]
+
+    def _owns(self, x: Any) -> bool:
+        return isinstance(x, DynamicJaxprTracer) and x._trace is self
 
     def to_jaxpr(self, outs: list) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]
@@ -225,6 +237,21 @@ class DynamicJaxprTrace(core.Trace):
                 needed.update(v for v in eqn.invars if isinstance(v, Var))
         names = self.debug_info.arg_names
         return [names[i] for i, v in enumerate(self.invars) if v in needed and i < len(names)]
+
+
+def hoist_tracer_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    """Constants that are tracers of an enclosing trace cannot live inside a jaxpr
+    parameter; like JAX, turn them into leading inputs of the jaxpr (jit and custom_jvp do)."""
+    jaxpr = closed.jaxpr
+    tracer_idx = [i for i, c in enumerate(closed.consts) if isinstance(c, core.Tracer)]
+    if not tracer_idx:
+        return closed, []
+    keep = [i for i in range(len(closed.consts)) if i not in tracer_idx]
+    new = Jaxpr([jaxpr.constvars[i] for i in keep],
+                [jaxpr.constvars[i] for i in tracer_idx] + jaxpr.invars,
+                jaxpr.outvars, jaxpr.eqns, jaxpr.debug_info)
+    return (ClosedJaxpr(new, [closed.consts[i] for i in keep]),
+            [closed.consts[i] for i in tracer_idx])
 
 
 def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],

@@ -29,8 +29,8 @@ from edujax.api import clear_trace_cache, shaped_abstractify
 from edujax.array import Array
 from edujax.backends import get_backend
 from edujax.config import config
-from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr
+from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
+                                              hoist_tracer_consts, trace_to_jaxpr)
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               logger, signature_text)
 from edujax.jit.primitive import jit_p
@@ -305,7 +305,7 @@ class JitWrapped:
         start = time.perf_counter()
         avals = [shaped_abstractify(x) for x in call.leaves]
         closed, out_tree = trace_to_jaxpr(flat_fun, avals, info)
-        closed, hoisted = _hoist_tracer_consts(closed)
+        closed, hoisted = hoist_tracer_consts(closed)
         entry = CacheEntry(key, signature_text(key, arg_names), closed, out_tree,
                            cacheable=not hoisted)
         entry.hoisted_consts = hoisted
@@ -393,21 +393,6 @@ class JitWrapped:
 
     def __repr__(self) -> str:
         return f"<edujax.jit of {self._name}>"
-
-
-def _hoist_tracer_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
-    """Constants that are tracers of an enclosing trace cannot live inside a jaxpr
-    parameter; like JAX, turn them into leading inputs of the jaxpr."""
-    jaxpr = closed.jaxpr
-    tracer_idx = [i for i, c in enumerate(closed.consts) if isinstance(c, core.Tracer)]
-    if not tracer_idx:
-        return closed, []
-    keep = [i for i in range(len(closed.consts)) if i not in tracer_idx]
-    new = Jaxpr([jaxpr.constvars[i] for i in keep],
-                [jaxpr.constvars[i] for i in tracer_idx] + jaxpr.invars,
-                jaxpr.outvars, jaxpr.eqns, jaxpr.debug_info)
-    return (ClosedJaxpr(new, [closed.consts[i] for i in keep]),
-            [closed.consts[i] for i in tracer_idx])
 
 
 class Lowered:

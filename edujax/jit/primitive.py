@@ -216,23 +216,15 @@ def _constants_to_unknown_side(split: Any) -> Any:
 
 
 def _drop_unused_residuals(split: Any) -> Any:
-    """Residuals the unknown jaxpr never reads are neither computed nor passed, as in JAX:
-    e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves location
-    indicators nobody needs. The known jaxpr then loses the equations only they needed."""
+    """Neither half keeps an equation nobody needs, as in JAX (ad.linearize_jaxpr runs
+    dce_jaxpr on both). Residuals the unknown jaxpr never reads are neither computed nor
+    passed: e.g. the JVP of ``reduce_max`` under a ``stop_gradient`` (log_softmax) leaves
+    location indicators nobody needs; and a JVP rule's dead zeros (select_n's, when every
+    case has a tangent) vanish from the known jit."""
     unknown = split.unknown.jaxpr
     n_res = len(split.res_forwarded)
     unknown_eqns, live = _live_eqns(unknown.eqns, unknown.outvars)
     used = [v in live for v in unknown.invars[:n_res]]
-    if all(used):
-        # Still drop the known equations no output needs, as JAX's DCE of a linearized jit
-        # does: e.g. the zeros select_n's JVP makes for a symbolic-zero case (see its rule).
-        known = split.known.jaxpr
-        eqns = _live_eqns(known.eqns, known.outvars)[0]
-        if len(eqns) == len(known.eqns):
-            return split
-        return split._replace(known=ClosedJaxpr(
-            Jaxpr(known.constvars, known.invars, known.outvars, eqns, known.debug_info),
-            split.known.consts))
     unknown = Jaxpr(unknown.constvars,
                     [v for v, u in zip(unknown.invars[:n_res], used) if u]
                     + unknown.invars[n_res:], unknown.outvars, unknown_eqns, unknown.debug_info)
@@ -256,10 +248,49 @@ def _live_eqns(eqns: list, outvars: list) -> tuple[list, set]:
     live = {v for v in outvars if type(v) is Var}
     kept = []
     for eqn in reversed(eqns):
-        if not eqn.outvars or any(v in live for v in eqn.outvars):
+        if _is_effectful(eqn) or any(v in live for v in eqn.outvars):
+            if eqn.primitive is jit_p:
+                eqn = _pruned_jit(eqn, [v in live for v in eqn.outvars])
             kept.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     return kept[::-1], live
+
+
+def _pruned_jit(eqn: JaxprEqn, used_outputs: list[bool]) -> JaxprEqn:
+    """A jit equation cut down to the outputs used, and to the inputs its cut-down body
+    still reads (JAX's dce rule for jit: its ``keep_unused=False`` lets it drop them)."""
+    closed = eqn.params["jaxpr"]
+    body, used_inputs = _memoized(closed, ("dce", tuple(used_outputs)),
+                                  lambda: _dce_body(closed, used_outputs))
+    if body is closed:
+        return eqn
+    keep = lambda xs, used: [x for x, u in zip(xs, used) if u]  # noqa: E731
+    params = dict(eqn.params, jaxpr=body,
+                  donated_invars=tuple(keep(eqn.params["donated_invars"], used_inputs)))
+    return eqn.replace(invars=keep(eqn.invars, used_inputs),
+                       outvars=keep(eqn.outvars, used_outputs), params=params)
+
+
+def _dce_body(closed: ClosedJaxpr, used_outputs: list[bool]) -> tuple[ClosedJaxpr, list]:
+    j = closed.jaxpr
+    outvars = [v for v, u in zip(j.outvars, used_outputs) if u]
+    eqns, live = _live_eqns(j.eqns, outvars)
+    used_inputs = [v in live for v in j.invars]
+    invars = [v for v, u in zip(j.invars, used_inputs) if u]
+    if len(eqns) == len(j.eqns) and all(used_inputs) and all(used_outputs):
+        return closed, used_inputs
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, eqns, j.debug_info),
+                       closed.consts), used_inputs
+
+
+def _is_effectful(eqn: JaxprEqn) -> bool:
+    """An equation without outputs is there for what it does (a print, a callback), unless
+    it is a jit with nothing such inside: e.g. a jit whose only output was forwarded away."""
+    if eqn.outvars:
+        return False
+    if eqn.primitive is not jit_p:
+        return True
+    return any(_is_effectful(e) for e in eqn.params["jaxpr"].jaxpr.eqns)
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:
@@ -281,7 +312,10 @@ def _prune_outputs(closed: ClosedJaxpr, keep: list[bool]) -> ClosedJaxpr:
 # ---------------------------------------------------------------------- transposition
 # In the linear jaxpr an (unknown) jit takes tangents and residuals. Its transpose is
 # again one jit with the same name, over the transposed body: residuals and the nonzero
-# output cotangents in, the cotangents of the linear inputs out.
+# output cotangents in, the cotangents of the linear inputs out. A linear input that no
+# cotangent reaches (jnp.where(x, x, 2.0): x's tangent as the *condition* goes nowhere)
+# stays a symbolic zero and is not an output at all, as in JAX (whose symbolic zeros are
+# pytrees without leaves).
 
 def _jit_transpose(cts, *args, jaxpr, name, **params):
     linear = [ad.is_undefined_primal(x) for x in args]
@@ -291,21 +325,20 @@ def _jit_transpose(cts, *args, jaxpr, name, **params):
     cts_nonzero = tuple(type(ct) is not ad.Zero for ct in cts)
     key = ("transpose", tuple(linear), cts_nonzero,
            tuple((a.shape, a.dtype, a.weak_type) for a in avals))
-    transposed, nz_out = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
+    transposed, reached = _memoized(jaxpr, key, lambda: _transpose_jaxpr(
         jaxpr, tuple(linear), cts_nonzero, tuple(avals)))
     nan_checks.backward_passes.add(transposed)  # (how jax_debug_nans announces its NaNs)
     cts_in = iter(_stage_jit_call(transposed, [*residuals, *nonzero_cts], name))
-    nz = iter(nz_out)
-    return [(next(cts_in) if next(nz) else ad.Zero(ad.tangent_aval(x.aval))) if lin else None
-            for x, lin in zip(args, linear)]
+    lin_avals = (ad.tangent_aval(a) for a, lin in zip(jaxpr.in_avals, linear) if lin)
+    cts_lin = [next(cts_in) if r else ad.Zero(a) for a, r in zip(lin_avals, reached)]
+    lin_it = iter(cts_lin)
+    return [next(lin_it) if lin else None for lin in linear]
 
 
 def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
                      avals: tuple) -> tuple[ClosedJaxpr, list[bool]]:
-    """The transposed body, and which linear inputs' cotangents it returns: as in JAX, a
-    cotangent that is a symbolic zero is not an output (the caller gets a Zero)."""
+    """The transposed body, and for each linear input whether a cotangent reaches it."""
     num_res = linear.count(False)
-    nonzero_out: list[bool] = []
 
     def fun(*ins):
         residuals, cts = iter(ins[:num_res]), iter(ins[num_res:])
@@ -313,12 +346,12 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
                    for a, lin in zip(closed.in_avals, linear)]
         cts_out = [next(cts) if nz else ad.Zero(ad.tangent_aval(a))
                    for a, nz in zip(closed.out_avals, cts_nonzero)]
-        cts_in = ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out)
-        lin_cts = [ct for ct, lin in zip(cts_in, linear) if lin]
-        nonzero_out[:] = [type(ct) is not ad.Zero for ct in lin_cts]
-        return [ct for ct in lin_cts if type(ct) is not ad.Zero], None
+        cts_in = [ct for ct, lin in zip(
+            ad.backward_pass(closed.jaxpr, closed.consts, primals, cts_out), linear) if lin]
+        reached = [type(ct) is not ad.Zero for ct in cts_in]
+        return [ct for ct in cts_in if type(ct) is not ad.Zero], reached
 
-    return trace_to_jaxpr(fun, list(avals))[0], nonzero_out
+    return trace_to_jaxpr(fun, list(avals))
 
 
 ad.jvp_rules[jit_p] = _jit_jvp
@@ -331,7 +364,8 @@ def _jit_batch(args, dims, *, jaxpr, name, **params):
     size = next(core.get_aval(x).shape[d] for x, d in zip(args, dims) if d is not None)
     running = batching._rule_context.trace  # a named axis changes the batched jaxpr
     key = ("batch", size, tuple(dims), getattr(running, "axis_name", None))
-    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(jaxpr, size, dims))
+    batched, out_dims = _memoized(jaxpr, key, lambda: batching.batch_jaxpr(
+        jaxpr, size, dims, keep_out_dims=True))
     outs = jit_p.bind(*args, jaxpr=batched, name=name, **params)
     return outs, out_dims
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from edujax.lax.base import (_convert_element_type, asarray, broadcast, broadcast_in_dim,
                              broadcast_to_rank, convert_element_type, expand_dims, full, full_like,
-                             reduce_sum, reshape, transpose, broadcast_in_dim_p,
+                             reduce_sum, reshape, stage, transpose, stage_p, broadcast_in_dim_p,
                              convert_element_type_p, reduce_sum_p, reshape_p, transpose_p)
 from edujax.lax.elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh,
                                     bitcast_convert_type, bitwise_and, bitwise_not, bitwise_or,
@@ -40,7 +40,8 @@ from edujax.lax.elementwise import (abs, acos, acosh, add, asin, asinh, atan, at
                                     sub_p, tan_p, tanh_p, xor_p)
 from edujax.lax.shape import (broadcasted_iota, concatenate, index_in_dim, iota, pad, rev, slice,
                               slice_in_dim, split, squeeze, stack, tile, concatenate_p, iota_p,
-                              pad_p, rev_p, slice_p, split_p, squeeze_p, stack_p, tile_p)
+                              pad_p, rev_p, slice_p, split_p, squeeze_p, stack_p, tile_p,
+                              unstack_p)
 from edujax.lax.reductions import (argmax, argmin, cumlogsumexp, cummax, cummin, cumprod, cumsum,
                                    reduce_and, reduce_max, reduce_min, reduce_or, reduce_prod,
                                    reduce_xor, sort, sort_key_val, argmax_p, argmin_p,
@@ -70,10 +71,10 @@ from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digam
                                           igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
                                           regularized_incomplete_beta_p, zeta_p)
 # ---- issue 17, lax breadth: convolutions (convolution.py), reduce_window
-# (windowed_reductions.py), top_k/bits/reduce/associative_scan and conveniences (extras.py),
-# the public gather/scatter API (slicing.py), custom_linear_solve/custom_root
-# (custom_solvers.py), approx_top_k/reduce_precision/patches/ragged_dot (more.py), and the
-# primitives JAX exports by name.
+# (windowed_reductions.py), associative_scan (associative_scan.py), top_k/bits/reduce and
+# conveniences (extras.py), the public gather/scatter API (slicing.py),
+# custom_linear_solve/custom_root (custom_solvers.py), approx_top_k/reduce_precision/patches/
+# ragged_dot (more.py), and the primitives JAX exports by name.
 from edujax.lax.precision import DotAlgorithm, DotAlgorithmPreset, Precision
 from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDimensionNumbers,
                                     conv, conv_dimension_numbers, conv_general_dilated,
@@ -84,11 +85,12 @@ from edujax.lax.convolution import (ConvDimensionNumbers, ConvGeneralDilatedDime
 from edujax.lax.windowed_reductions import (reduce_window, reduce_window_shape_tuple,
                                             reduce_window_p, reduce_window_max_p,
                                             reduce_window_min_p, reduce_window_sum_p)
-from edujax.lax.extras import (RoundingMethod, associative_scan, batch_matmul, broadcast_shapes,
+from edujax.lax.associative_scan import associative_scan
+from edujax.lax.extras import (RoundingMethod, batch_matmul, broadcast_shapes,
                                clz, collapse, dynamic_update_index_in_dim, empty, index_take,
                                mulhi, optimization_barrier, population_count, reciprocal,
                                reduce, top_k, unstack, clz_p, mulhi_p, optimization_barrier_p,
-                               population_count_p, reduce_p, top_k_p, unstack_p)
+                               population_count_p, reduce_p, top_k_p)
 from edujax.lax.custom_solvers import custom_linear_solve, custom_root, linear_solve_p
 from edujax.lax.more import (AccuracyMode, DotDimensionNumbers, PrecisionLike, RandomAlgorithm,
                              approx_max_k, approx_min_k, broadcast_like,

@@ -25,7 +25,7 @@ from edujax.array import Array
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, ad_util, batching
 from edujax.interpreters.batching import moveaxis
-from edujax.interpreters.partial_eval import const_fold_rules
+from edujax.interpreters.partial_eval import const_fold_rules, forwarding_rules
 from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_primitive,
                                  standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
@@ -90,6 +90,29 @@ ad.defjvp2(convert_element_type_p, _convert_jvp)
 ad.transpose_rules[convert_element_type_p] = _convert_transpose
 const_fold_rules[convert_element_type_p] = _convert_fold
 batching.defvectorized(convert_element_type_p)
+# a cast to the dtype and weak type the value already has is not staged (JAX does the same)
+forwarding_rules[convert_element_type_p] = lambda x, *, new_dtype, weak_type, sharding: (
+    x.dtype == new_dtype and x.weak_type == weak_type and sharding is None)
+
+
+# ---------------------------------------------------------------- stage
+# stage(x) is the identity that lifts a constant into the current trace (JAX's lax.stage).
+# While staging, a scalar comes back as a literal tracer: arithmetic on it is then recorded
+# in the jaxpr (``div 6.2831854820251465:f32[] 2.0:f32[]``) instead of being done at once
+# by NumPy. Eagerly it gives an Array.
+# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax's leaves them
+# NumPy scalars (folded at once), and the few jnp functions whose JAX jaxprs show the
+# difference (unwrap) stage their constant themselves.
+stage_p = standard_primitive("stage", lambda x: x.shape, lambda x: x.dtype, lambda x: x,
+                             weak_type_rule=lambda x: x.weak_type)
+const_fold_rules[stage_p] = lambda x: x
+ad.deflinear(stage_p, lambda ct, x: [ct])
+batching.defvectorized(stage_p)
+
+
+def stage(x):
+    """Lift ``x`` into the current trace (the identity on its value)."""
+    return stage_p.bind(x)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
@@ -132,6 +155,9 @@ def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions, sharding)
 
 
 ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+# a broadcast to the shape the value already has is not staged (JAX does the same)
+forwarding_rules[broadcast_in_dim_p] = lambda x, *, shape, broadcast_dimensions, sharding: (
+    tuple(shape) == x.shape and sharding is None)
 
 
 def _broadcast_in_dim_batch(args, dims, *, shape, broadcast_dimensions, sharding):
@@ -163,7 +189,18 @@ def _reshape_impl(x, *, new_sizes, dimensions, sharding):
 
 
 reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
-ad.deflinear(reshape_p, lambda ct, x, **p: [reshape(ct, x.aval.shape)])
+
+
+def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    """Reshape back; a reshape that first permuted (``dimensions``) is undone by reshaping to
+    the permuted shape, then transposing back."""
+    if dimensions is None:
+        return [reshape(ct, x.aval.shape)]
+    permuted = reshape(ct, np.take(x.aval.shape, dimensions))
+    return [transpose(permuted, np.argsort(dimensions))]
+
+
+ad.deflinear(reshape_p, _reshape_transpose)
 batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
     reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
                 None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
@@ -181,16 +218,11 @@ transpose_p = shape_primitive("transpose", _transpose_shape_rule,
                               lambda x, *, permutation: np.transpose(x, permutation))
 ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
     transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
-
-
-def _transpose_batch(args, dims, *, permutation):
-    """One transpose that also brings the batch dimension to the front (as JAX's rule)."""
-    (operand,), (bdim,) = args, dims
-    perm = (bdim,) + tuple(i if i < bdim else i + 1 for i in permutation)
-    return transpose(operand, perm), 0
-
-
-batching.batching_rules[transpose_p] = _transpose_batch
+# Under vmap one transpose does both jobs, as in JAX: bring the batch dimension to the front
+# and permute the others (renumbered past it).
+batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
+    transpose_p.bind(args[0], permutation=(dims[0], *(p if p < dims[0] else p + 1
+                                                      for p in permutation))), 0)
 
 
 # ---------------------------------------------------------------- reduce_sum
@@ -331,7 +363,7 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
             _is_array(operand):
         return operand
     return reshape_p.bind(operand, new_sizes=new_sizes,
-                          dimensions=None if same_order else tuple(dimensions),
+                          dimensions=None if same_order else tuple(int(d) for d in dimensions),
                           sharding=out_sharding)
 
 

@@ -163,16 +163,17 @@ ad.defbilinear(dot_general_p, _dot_transpose_lhs, _dot_transpose_rhs)
 
 def _dot_general_batch(args, dims, *, dimension_numbers, precision, preferred_element_type,
                        out_sharding):
-    """Both operands batched: the batch joins the batch dimensions. One batched: the
-    batch is a free dimension of that operand, and we work out where it lands."""
+    """Both operands batched: the batch joins the batch dimensions, first, wherever it sits
+    in each operand (as in JAX: nothing is transposed). One batched: the batch is a free
+    dimension of that operand, and we work out where it lands."""
     (lhs, rhs), (ld, rd) = args, dims
     (lc, rc), (lb, rb) = dimension_numbers
     params = dict(precision=precision, preferred_element_type=preferred_element_type,
                   out_sharding=out_sharding)
     if ld is not None and rd is not None:
-        lhs, rhs = batching.moveaxis(lhs, ld, 0), batching.moveaxis(rhs, rd, 0)
-        shift = lambda ds: tuple(d + 1 for d in ds)  # noqa: E731
-        new_dims = ((shift(lc), shift(rc)), ((0, *shift(lb)), (0, *shift(rb))))
+        l_up = lambda ds: tuple(d + (d >= ld) for d in ds)  # noqa: E731
+        r_up = lambda ds: tuple(d + (d >= rd) for d in ds)  # noqa: E731
+        new_dims = ((l_up(lc), r_up(rc)), ((ld, *l_up(lb)), (rd, *r_up(rb))))
         return dot_general_p.bind(lhs, rhs, dimension_numbers=new_dims, **params), 0
     if ld is not None:
         up = lambda ds: tuple(d + (d >= ld) for d in ds)  # noqa: E731

@@ -48,11 +48,14 @@ dynamic_slice_p = shape_primitive("dynamic_slice", _dynamic_slice_shape_rule,
 
 
 def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    """The same slice of the tangent. (As in JAX, the tangent's slice is taken first: the
+    order shows in jaxprs.)"""
     x, *starts = primals
+    t = tangents[0]
+    if type(t) is not ad.Zero:
+        t = dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
     out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
-    if type(tangents[0]) is ad.Zero:
-        return out, ad.Zero.from_value(out)
-    return out, dynamic_slice_p.bind(tangents[0], *starts, slice_sizes=slice_sizes)
+    return out, (ad.Zero.from_value(out) if type(t) is ad.Zero else t)
 
 
 def _dynamic_slice_transpose(ct, x, *starts, slice_sizes):

@@ -523,16 +523,24 @@ def _select_n_jvp(primals, tangents):
     out = select_n(which, *cases)
     if all(type(t) is ad.Zero for t in case_tangents):
         return out, ad.Zero.from_value(out)
-    # A symbolic zero among the cases becomes an array of zeros shaped like the first real
-    # tangent, made with full_like as JAX does: it depends on no tangent, so in a grad it
-    # lands in the forward half (dead there: JAX prints it as ``_ = broadcast_in_dim 0.0``).
-    zeros = full_like(next(t for t in case_tangents if type(t) is not ad.Zero), 0)
-    return out, select_n(which, *[zeros if type(t) is ad.Zero else t for t in case_tangents])
+    # NB: like JAX, one array of zeros stands for every symbolic-zero case, and it is made
+    # even when no case needs it: jvp jaxprs then show JAX's dead `broadcast_in_dim 0.0`.
+    z = full_like(next(t for t in case_tangents if type(t) is not ad.Zero), 0)
+    return out, select_n(which, *[z if type(t) is ad.Zero else t for t in case_tangents])
 
 
 def _select_n_transpose(ct, which, *cases):
+    """Case i gets the cotangent where ``which`` chose it, zeros elsewhere. As JAX writes it:
+    with a boolean ``which`` one select per case; with an integer one, ``which == i``."""
+    if type(ct) is ad.Zero:
+        return [None] + [ad.Zero(ad.aval_of(c)) if ad.is_undefined_primal(c) else None
+                         for c in cases]
     zeros = full_like(ct, 0)
-    return [None] + [select_n(which, *[ct if i == j else zeros for j in range(len(cases))])
+    if np.dtype(core.get_aval(which).dtype) == np.bool_:
+        return [None] + [(select(which, zeros, ct) if i == 0 else select(which, ct, zeros))
+                         if ad.is_undefined_primal(case) else None
+                         for i, case in enumerate(cases)]
+    return [None] + [select(eq(which, _const(which, i)), ct, zeros)
                      if ad.is_undefined_primal(case) else None for i, case in enumerate(cases)]
 
 
@@ -674,23 +682,22 @@ def _select_n_batch(args, dims, **params):
 
 
 def _clamp_batch(args, dims):
-    """JAX's rule: scalar bounds stay scalars (clamp broadcasts them itself); otherwise the
-    batch goes to the front of all three and the bounds are broadcast to x's shape."""
-    lo, x, hi = args
-    lo_dim, x_dim, hi_dim = dims
+    """As JAX: a clamp needs no transpose when the operands share a batch dimension (or the
+    bounds are scalars); otherwise everything moves to the front, and scalar or 1-D bounds
+    are broadcast to x's shape."""
+    (lo, x, hi), (lo_d, x_d, hi_d) = args, dims
     size = next(np.shape(a)[d] for a, d in zip(args, dims) if d is not None)
-    if lo_dim == x_dim == hi_dim:
+    if lo_d == x_d == hi_d:
         if np.shape(lo) == np.shape(x) == np.shape(hi) or np.ndim(lo) == np.ndim(hi) == 0:
-            return clamp_p.bind(lo, x, hi), x_dim
+            return clamp_p.bind(lo, x, hi), x_d
         if np.ndim(lo) == np.ndim(hi) == 1:
-            lo = broadcast_in_dim(lo, np.shape(x), [lo_dim])
-            hi = broadcast_in_dim(hi, np.shape(x), [hi_dim])
-            return clamp_p.bind(lo, x, hi), x_dim
-    elif np.ndim(lo) == 0 and np.ndim(hi) == 0 and x_dim is not None:
-        return clamp_p.bind(lo, x, hi), x_dim
-    lo = batching.bdim_at_front(lo, lo_dim, size) if np.shape(lo) else lo
-    hi = batching.bdim_at_front(hi, hi_dim, size) if np.shape(hi) else hi
-    x = batching.bdim_at_front(x, x_dim, size) if np.shape(x) else x
+            return clamp_p.bind(broadcast_in_dim(lo, np.shape(x), [lo_d]), x,
+                                broadcast_in_dim(hi, np.shape(x), [hi_d])), x_d
+    elif np.ndim(lo) == 0 and np.ndim(hi) == 0 and x_d is not None:
+        return clamp_p.bind(lo, x, hi), x_d
+    lo, x, hi = [batching.bdim_at_front(a, d, size) if np.shape(a) else a
+                 for a, d in zip(args, dims)]
+    # Scalar bounds are broadcast to x's shape, then 1-D ones (a batch of scalars) along 0.
     if np.ndim(lo) == 0 and np.ndim(x) > 0:
         lo = broadcast(lo, np.shape(x))
     if np.ndim(hi) == 0 and np.ndim(x) > 0:
@@ -699,7 +706,7 @@ def _clamp_batch(args, dims):
         lo = broadcast_in_dim(lo, np.shape(x), [0])
     if 0 < np.ndim(hi) < np.ndim(x):
         hi = broadcast_in_dim(hi, np.shape(x), [0])
-    if np.ndim(lo) > np.ndim(x):
+    if np.ndim(lo) > np.ndim(x):  # a scalar x between batched bounds
         x = broadcast(x, np.shape(lo))
     return clamp_p.bind(lo, x, hi), 0
 

@@ -2,10 +2,10 @@
 
 * bit primitives on integers: ``clz`` (count leading zeros), ``population_count``
   (count one bits), ``mulhi`` (the high half of a double-width product);
-* ``top_k`` (the k largest along an axis, with their indices), ``unstack`` and
-  ``optimization_barrier`` (multiple-result primitives);
+* ``top_k`` (the k largest along an axis, with their indices), ``unstack`` (its primitive
+  sits in shape.py, next to ``stack``, whose transpose it is) and ``optimization_barrier``
+  (multiple-result primitives);
 * the general ``reduce`` (any Python computation of two scalars, folded along axes);
-* ``associative_scan``: a parallel prefix scan built from slices, pads and adds;
 * conveniences written with other lax functions: ``reciprocal``, ``collapse``,
   ``batch_matmul``, ``broadcast_shapes``, ``empty``, ``index_take``,
   ``dynamic_update_index_in_dim``;
@@ -22,19 +22,18 @@ import numpy as np
 from edujax import core, tree_util
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.interpreters.batching import moveaxis
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
 from edujax.lax import reductions as red
-from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum, reshape,
-                             transpose)
+from edujax.lax.base import (broadcast_in_dim, expand_dims, full, reduce_sum,
+                             reshape, transpose)
 from edujax.lax.dot import dot_general
 from edujax.lax.dynamic_slicing import dynamic_update_slice_in_dim
 from edujax.lax.elementwise import naryop
 
 from edujax.lax.registry import INTEGER, accepted
-from edujax.lax.shape import concatenate, pad, rev, slice_in_dim, stack
+from edujax.lax.shape import concatenate, slice_in_dim, unstack_p
 from edujax.lax.slicing import GatherDimensionNumbers, gather
 
 
@@ -158,9 +157,9 @@ core.impl_rules[top_k_p] = _top_k_impl
 
 
 def _top_k_jvp(primals, tangents, *, k: int, axis: int):
-    """Each output is a copy of one input element, so its tangent is that element's
-    tangent: a gather at the chosen indices along ``axis``, the other axes paired up as
-    batching dimensions (JAX's rule; a gather is linear, so reverse mode transposes it)."""
+    """Each output is a copy of one input element, so its tangent is that element's tangent:
+    a gather with the chosen indices, one per output element, walking every other dimension
+    as a batching dimension (as JAX does; sort's JVP is the same idea)."""
     (x,), (t,) = primals, tangents
     values, indices = top_k_p.bind(x, k=k, axis=axis)
     zero_indices = ad.Zero.from_value(indices)
@@ -171,8 +170,8 @@ def _top_k_jvp(primals, tangents, *, k: int, axis: int):
     dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(axis,),
                                    start_index_map=(axis,), operand_batching_dims=others,
                                    start_indices_batching_dims=others)
-    picked = gather(t, reshape(indices, (*np.shape(indices), 1)), dnums, (1,) * rank)
-    return [values, indices], [picked, zero_indices]
+    index = reshape(indices, (*np.shape(indices), 1))
+    return [values, indices], [gather(t, index, dnums, (1,) * rank), zero_indices]
 
 
 ad.jvp_rules[top_k_p] = _top_k_jvp
@@ -194,43 +193,7 @@ def top_k(operand, k: int, *, axis: int = -1):
 
 
 # ---------------------------------------------------------------- unstack
-def _unstack_abstract_eval(x: ShapedArray, *, axis: int):
-    shape = x.shape[:axis] + x.shape[axis + 1:]
-    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
-
-
-unstack_p = Primitive("unstack")
-unstack_p.multiple_results = True
-core.abstract_eval_rules[unstack_p] = _unstack_abstract_eval
-core.impl_rules[unstack_p] = lambda x, *, axis: [np.take(x, i, axis) for i in
-                                                 range(np.shape(x)[axis])]
-
-
-def _unstack_jvp(primals, tangents, *, axis: int):
-    outs = unstack_p.bind(*primals, axis=axis)
-    t, = tangents
-    if type(t) is ad.Zero:
-        return outs, [ad.Zero.from_value(o) for o in outs]
-    return outs, unstack_p.bind(t, axis=axis)
-
-
-def _unstack_transpose(cts, x, *, axis: int):
-    return [stack([ad.instantiate_zeros(ct) for ct in cts], axis)]
-
-
-ad.jvp_rules[unstack_p] = _unstack_jvp
-ad.transpose_rules[unstack_p] = _unstack_transpose
-
-
-def _unstack_batch(args, dims, *, axis: int):
-    x = moveaxis(args[0], dims[0], 0)
-    outs = unstack_p.bind(x, axis=axis + 1)
-    return outs, [0] * len(outs)
-
-
-batching.batching_rules[unstack_p] = _unstack_batch
-
-
+# (the primitive and its rules: edujax/lax/shape.py, next to stack, whose transpose it is)
 def unstack(x, axis: int = 0) -> tuple:
     """The slices of ``x`` along ``axis``, as a tuple (the inverse of ``lax.stack``)."""
     return tuple(unstack_p.bind(x, axis=_canonicalize_axis(axis, np.ndim(x))))
@@ -398,62 +361,6 @@ def reduce(operands: Any, init_values: Any, computation: Callable[[Any, Any], An
     outs = reduce_p.bind(*flat_operands, *flat_inits, computation=computation, jaxpr=closed,
                          dimensions=dimensions)
     return tree_util.tree_unflatten(out_tree, outs)
-
-
-# ---------------------------------------------------------------- associative_scan
-def _interleave(a, b, axis: int):
-    """a0 b0 a1 b1 ...: pad each with holes where the other's elements go, then add."""
-    na, nb = np.shape(a)[axis], np.shape(b)[axis]
-    a_pad = [(0, 0, 0)] * np.ndim(a)
-    b_pad = [(0, 0, 0)] * np.ndim(b)
-    a_pad[axis] = (0, 1 if na == nb else 0, 1)
-    b_pad[axis] = (1, 0 if na == nb else 1, 1)
-    op = ew.bitwise_or if np.dtype(a.dtype) == np.bool_ else ew.add
-    return op(pad(a, np.zeros((), a.dtype), a_pad), pad(b, np.zeros((), b.dtype), b_pad))
-
-
-def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
-    """All prefix "sums" of ``elems`` under an associative ``fn`` in O(log n) parallel steps.
-
-    The classic recursion (Blelloch): combine neighbours pairwise (halving the length),
-    scan that half-length array recursively (that gives every odd-position prefix), then
-    one more combine fills in the even positions; interleave the two.
-    """
-    elems_flat, tree = tree_util.tree_flatten(elems)
-    if reverse:
-        elems_flat = [rev(e, [axis]) for e in elems_flat]
-
-    def combine(a_flat, b_flat):
-        c = fn(tree_util.tree_unflatten(tree, a_flat), tree_util.tree_unflatten(tree, b_flat))
-        return tree_util.tree_flatten(c)[0]
-
-    axis = axis + np.ndim(elems_flat[0]) if axis < 0 else axis
-    num_elems = int(np.shape(elems_flat[0])[axis])
-    if not all(int(np.shape(e)[axis]) == num_elems for e in elems_flat[1:]):
-        raise ValueError("Array inputs to associative_scan must have the same first "
-                         f"dimension. (saw: {[np.shape(e) for e in elems_flat]})")
-
-    def scan(elems):
-        n = np.shape(elems[0])[axis]
-        if n < 2:
-            return elems
-        reduced = combine([slice_in_dim(e, 0, -1, stride=2, axis=axis) for e in elems],
-                          [slice_in_dim(e, 1, None, stride=2, axis=axis) for e in elems])
-        odd = scan(reduced)
-        if n % 2 == 0:
-            even = combine([slice_in_dim(e, 0, -1, axis=axis) for e in odd],
-                           [slice_in_dim(e, 2, None, stride=2, axis=axis) for e in elems])
-        else:
-            even = combine(odd, [slice_in_dim(e, 2, None, stride=2, axis=axis)
-                                 for e in elems])
-        even = [concatenate([slice_in_dim(e, 0, 1, axis=axis), r], axis)
-                for e, r in zip(elems, even)]
-        return [_interleave(e, o, axis) for e, o in zip(even, odd)]
-
-    scans = scan(elems_flat)
-    if reverse:
-        scans = [rev(s, [axis]) for s in scans]
-    return tree_util.tree_unflatten(tree, scans)
 
 
 # ---------------------------------------------------------------- conveniences

@@ -27,7 +27,7 @@ from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
                              reduce_sum, reshape, transpose)
-from edujax.lax.complex_numbers import conj
+from edujax.lax.complex_numbers import conj, real
 from edujax.lax.dot import dot_general
 from edujax.lax.elementwise import add, div, eq, ge, mul, neg, select, sub
 from edujax.lax.shape import broadcasted_iota, squeeze
@@ -42,6 +42,11 @@ def _T(x: Any) -> Any:
     """Swap the last two dimensions (the matrix transpose of a batch of matrices)."""
     n = _aval(x).ndim
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def _H(x: Any) -> Any:
+    """The conjugate transpose (the plain transpose of a real matrix)."""
+    return conj(_T(x)) if _aval(x).dtype.kind == "c" else _T(x)
 
 
 def _matmul(a: Any, b: Any) -> Any:
@@ -139,17 +144,18 @@ core.impl_rules[cholesky_p] = _cholesky_impl
 
 
 def _cholesky_jvp(primals, tangents):
-    """Differentiate A = L Lᵀ: dA = dL Lᵀ + L dLᵀ, so L⁻¹ dA L⁻ᵀ = L⁻¹dL + (L⁻¹dL)ᵀ.
-    L⁻¹dL is lower triangular, so it is the lower half of the symmetric left side,
-    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᵀ)."""
+    """Differentiate A = L Lᴴ: dA = dL Lᴴ + L dLᴴ, so L⁻¹ dA L⁻ᴴ = L⁻¹dL + (L⁻¹dL)ᴴ.
+    L⁻¹dL is lower triangular, so it is the lower half of the Hermitian left side,
+    with the diagonal halved: dL = L · φ(L⁻¹ dA L⁻ᴴ). (ᴴ is ᵀ for a real matrix.)"""
     (x,), (dx,) = primals, tangents
     L = cholesky_p.bind(x)
     if type(dx) is ad.Zero:
         return L, dx
     solve = partial(triangular_solve, L, lower=True, transpose_a=False, conjugate_a=False,
                     unit_diagonal=False)
-    tmp = solve(dx, left_side=False, transpose_a=True)   # dA L⁻ᵀ
-    tmp = solve(tmp, left_side=True)                     # L⁻¹ dA L⁻ᵀ
+    complex_ = _aval(x).dtype.kind == "c"  # (JAX's triangular_solve drops it for reals)
+    tmp = solve(dx, left_side=False, transpose_a=True, conjugate_a=complex_)  # dA L⁻ᴴ
+    tmp = solve(tmp, left_side=True)                                          # L⁻¹ dA L⁻ᴴ
     eye = _eye_like(x)
     phi = mul(tril(tmp), sub(np.ones((), _aval(x).dtype), mul(eye, np.array(0.5, _aval(x).dtype))))
     return L, _matmul(L, phi)
@@ -397,8 +403,9 @@ core.impl_rules[qr_p] = _qr_impl
 
 
 def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
-    """Differentiate A = Q R (A tall, reduced QR): Qᵀ dA R⁻¹ = Qᵀ dQ + dR R⁻¹, the sum of
-    a skew-symmetric and an upper-triangular matrix; split it by its strictly lower part."""
+    """Differentiate A = Q R (A tall, reduced QR): Qᴴ dA R⁻¹ = Qᴴ dQ + dR R⁻¹, the sum of
+    a skew-Hermitian and an upper-triangular matrix; split it by its strictly lower part.
+    (For complex A the diagonal's imaginary part belongs to Qᴴ dQ too, as in JAX.)"""
     (x,), (dx,) = primals, tangents
     q, r = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices, use_magma=use_magma)
     m, n = _aval(x).shape[-2:]
@@ -408,9 +415,13 @@ def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
         raise NotImplementedError(
             "Unimplemented case of QR decomposition derivative")
     dx_rinv = triangular_solve(r, dx)                     # dA R⁻¹
-    qt_dx_rinv = _matmul(_T(q), dx_rinv)
+    qt_dx_rinv = _matmul(_H(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
-    domega = sub(lower, _T(lower))                        # Qᵀ dQ, skew-symmetric
+    domega = sub(lower, _H(lower))                        # Qᴴ dQ, skew-Hermitian
+    if _aval(x).dtype.kind == "c":
+        imag_diagonal = sub(qt_dx_rinv, convert_element_type(real(qt_dx_rinv),
+                                                             _aval(x).dtype))
+        domega = add(domega, mul(_eye_like(qt_dx_rinv), imag_diagonal))
     dq = add(_matmul(q, sub(domega, qt_dx_rinv)), dx_rinv)
     dr = _matmul(sub(qt_dx_rinv, domega), r)
     return [q, r], [dq, dr]
@@ -452,10 +463,9 @@ core.impl_rules[eigh_p] = _eigh_impl
 
 
 def _eigh_jvp(primals, tangents, **params):
-    """First-order perturbation theory: with Vᵀ dA V =: M,
-    dw = diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
-    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues.
-    (Real matrices only here; JAX's rule also takes the conjugate transposes.)"""
+    """First-order perturbation theory: with Vᴴ dA V =: M,
+    dw = Re diag(M), and dV = V (F ∘ M) with F[i, j] = 1 / (w[j] - w[i]) off the diagonal.
+    NB: like JAX's, the eigenvector tangent is undefined (inf/NaN) for repeated eigenvalues."""
     (a,), (da,) = primals, tangents
     v, w = eigh_p.bind(a, **params)
     if type(da) is ad.Zero:
@@ -464,12 +474,15 @@ def _eigh_jvp(primals, tangents, **params):
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(v)
-    w_row = broadcast_in_dim(w, shape, batch + (nd - 1,))   # w[j] in every row
-    w_col = broadcast_in_dim(w, shape, batch + (nd - 2,))   # w[i] in every column
+    w_full = convert_element_type(w, _aval(v).dtype)       # complex, for a complex v
+    w_row = broadcast_in_dim(w_full, shape, batch + (nd - 1,))   # w[j] in every row
+    w_col = broadcast_in_dim(w_full, shape, batch + (nd - 2,))   # w[i] in every column
     F = sub(div(np.ones((), _aval(v).dtype), add(eye, sub(w_row, w_col))), eye)
-    vt_da_v = _matmul(_T(v), _matmul(da, v))
+    vt_da_v = _matmul(_H(v), _matmul(da, v))
     dv = _matmul(v, mul(F, vt_da_v))
     dw = reduce_sum(mul(eye, vt_da_v), (nd - 1,))
+    if _aval(v).dtype.kind == "c":
+        dw = real(dw)
     return [v, w], [dv, dw]
 
 
@@ -491,8 +504,8 @@ def eigh(x: Any, *, lower: bool = True, symmetrize_input: bool = True,
 # The eigendecomposition of a general square matrix: A V = V diag(w), complex results
 # (a real matrix can have complex eigenvalues). Computed by NumPy's ``np.linalg.eig``
 # (LAPACK's geev, as JAX on the CPU, so the eigenvalues come in the same order).
-# NB: edujax gives this primitive no derivative rules (JAX differentiates the
-# eigenvalues); left eigenvectors are not supported.
+# Only the eigenvalues are differentiated (as JAX does unless asked to opt in); left
+# eigenvectors are not supported.
 def _complex_dtype(dtype: np.dtype) -> np.dtype:
     wide = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.complex128))
     return np.dtype(np.complex128 if wide else np.complex64)
@@ -524,6 +537,37 @@ eig_p.multiple_results = True
 core.abstract_eval_rules[eig_p] = _eig_abstract_eval
 core.impl_rules[eig_p] = _eig_impl
 _batch_at_front(eig_p)
+
+
+def _lu_solve(a: Any, b: Any) -> Any:
+    """``a⁻¹ b`` for square a (batches too) by P a = L U: two triangular solves."""
+    lu_, _, perm = lu_p.bind(a)
+    pb = _matmul(permutation_matrix(perm, _aval(a).dtype), b)
+    y = triangular_solve(lu_, pb, left_side=True, lower=True, unit_diagonal=True)
+    return triangular_solve(lu_, y, left_side=True, lower=False)
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors,
+             enable_eigvec_derivs, implementation):
+    """The eigenvalues of A = V diag(w) V⁻¹ move by dw = diag(V⁻¹ dA V) (first-order
+    perturbation theory, for distinct eigenvalues). The eigenvectors' derivatives are
+    refused, as in JAX: they are only defined under a normalization JAX cannot check."""
+    (a,), (da,) = primals, tangents
+    if compute_left_eigenvectors or compute_right_eigenvectors:
+        raise NotImplementedError(
+            "Derivatives of non-symmetric eigenvectors are only valid under assumptions on "
+            "the input that JAX cannot check (see the enable_eigvec_derivs argument to "
+            "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to "
+            "opt in. See https://github.com/jax-ml/jax/issues/2748 for discussion.")
+    w, vr = eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=True)
+    if type(da) is ad.Zero:
+        return [w], [ad.Zero.from_value(w)]
+    da = convert_element_type(da, _aval(vr).dtype)
+    # diag(V⁻¹ dA V)[i] = sum_k (V⁻¹ dA)[i, k] V[k, i]
+    return [w], [reduce_sum(mul(_lu_solve(vr, da), _T(vr)), (_aval(a).ndim - 1,))]
+
+
+ad.jvp_rules[eig_p] = _eig_jvp
 
 
 def eig(x: Any, *, compute_left_eigenvectors: bool = True,
@@ -564,9 +608,10 @@ core.impl_rules[svd_p] = _svd_impl
 
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, algorithm):
-    """JAX's rule (real matrices): with dS := Uᵀ dA V, ds = diag(dS); the tangents of U and
-    V come from the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a
-    non-square A, the part of dA outside the span of U (or V)."""
+    """JAX's rule: with dS := Uᴴ dA V, ds = Re diag(dS); the tangents of U and V come from
+    the off-diagonal part of dS, divided by s[j]² - s[i]², plus, for a non-square A, the
+    part of dA outside the span of U (or V). A complex A adds a term for the phases of U's
+    columns: the diagonal of (dS - dSᴴ) / 2s (zero for a real A, so left out there)."""
     (A,), (dA,) = primals, tangents
     if full_matrices and compute_uv:
         raise NotImplementedError(
@@ -577,34 +622,43 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
     if type(dA) is ad.Zero:
         return outs, [ad.Zero.from_value(o) for o in outs]
     dtype = _aval(A).dtype
-    V = _T(Vt)
-    dS = _matmul(_T(U), _matmul(dA, V))
+    is_complex = dtype.kind == "c"
+    V = _H(Vt)
+    dS = _matmul(_H(U), _matmul(dA, V))
     shape = _aval(dS).shape                           # (..., k, k)
     nd = len(shape)
     batch = tuple(range(nd - 2))
     eye = _eye_like(dS)
     ds = reduce_sum(mul(eye, dS), (nd - 1,))
+    if is_complex:
+        ds = real(ds)
     if not compute_uv:
         return outs, [ds]
-    s_row = broadcast_in_dim(s, shape, batch + (nd - 1,))   # s[j]
-    s_col = broadcast_in_dim(s, shape, batch + (nd - 2,))   # s[i]
+    s_full = convert_element_type(s, dtype) if is_complex else s
+    s_row = broadcast_in_dim(s_full, shape, batch + (nd - 1,))   # s[j]
+    s_col = broadcast_in_dim(s_full, shape, batch + (nd - 2,))   # s[i]
     one = np.ones((), dtype)
     s_diffs = mul(add(s_row, s_col), sub(s_row, s_col))      # s[j]² - s[i]²
     F = sub(div(one, add(s_diffs, eye)), eye)
     dSS = mul(s_row, dS)
     SdS = mul(s_col, dS)
-    dU = _matmul(U, mul(F, add(dSS, _T(dSS))))
-    dV = _matmul(V, mul(F, add(SdS, _T(SdS))))
+    dU_inner = mul(F, add(dSS, _H(dSS)))
+    if is_complex:  # the phases: (dS - dSᴴ) / 2s on the diagonal
+        phases = mul(mul(sub(dS, _H(dS)), np.array(0.5, dtype)), div(eye, add(s_row, sub(
+            one, eye))))
+        dU_inner = add(dU_inner, phases)
+    dU = _matmul(U, dU_inner)
+    dV = _matmul(V, mul(F, add(SdS, _H(SdS))))
     m, n = _aval(A).shape[-2:]
     if m > n:
         dAV = _matmul(dA, V)
-        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_T(U), dAV))),
-                         broadcast_in_dim(s, _aval(dAV).shape, batch + (nd - 1,))))
+        dU = add(dU, div(sub(dAV, _matmul(U, _matmul(_H(U), dAV))),
+                         broadcast_in_dim(s_full, _aval(dAV).shape, batch + (nd - 1,))))
     if n > m:
-        dAHU = _matmul(_T(dA), U)
+        dAHU = _matmul(_H(dA), U)
         dV = add(dV, div(sub(dAHU, _matmul(V, _matmul(Vt, dAHU))),
-                         broadcast_in_dim(s, _aval(dAHU).shape, batch + (nd - 1,))))
-    return outs, [ds, dU, _T(dV)]
+                         broadcast_in_dim(s_full, _aval(dAHU).shape, batch + (nd - 1,))))
+    return outs, [ds, dU, _H(dV)]
 
 
 ad.jvp_rules[svd_p] = _svd_jvp

@@ -21,7 +21,8 @@ import numpy as np
 from edujax import api, core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
-from edujax.lax.base import convert_element_type, expand_dims, full, reshape
+from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
+                              reshape)
 from edujax.lax.elementwise import div
 from edujax.lax.shape import concatenate, index_in_dim, iota
 from edujax.tree_util import tree_map
@@ -102,26 +103,55 @@ def _reduce_collective(name: str, np_reduce) -> Primitive:
 
     def vmap_rule(trace, args, dims, *, axes, axis_index_groups):
         (x,), (d,) = args, dims
-        rest = tuple(a for a in axes if a != trace.axis_name)
         if d is None:  # the same value in every example: sum = size * value, etc.
             x = batching.bdim_at_front(x, d, trace.axis_size)
             d = 0
+        rest = _shift_positional(tuple(a for a in axes if a != trace.axis_name), d)
         out = prim.bind(x, axes=(d, *rest), axis_index_groups=axis_index_groups)
         return out, None
+
+    def batch_rule(args, dims, *, axes, axis_index_groups):
+        """A collective over some *other* axis: the batch dimension stays, but the
+        positional axes (left by an inner vmap) count it now."""
+        (x,), (d,) = args, dims
+        if not any(isinstance(a, int) for a in axes):  # only named axes: nothing moves
+            return prim.bind(x, axes=axes, axis_index_groups=axis_index_groups), d
+        x = batching.bdim_at_front(x, d, None)
+        out = prim.bind(x, axes=_shift_positional(axes, 0), axis_index_groups=axis_index_groups)
+        return out, 0
 
     core.abstract_eval_rules[prim] = abstract_eval
     core.impl_rules[prim] = impl
     batching.axis_rules[prim] = vmap_rule
-    batching.defvectorized(prim)  # a collective over some *other* axis leaves the batch alone
+    batching.batching_rules[prim] = batch_rule
     return prim
+
+
+def _shift_positional(axes: tuple, d: int) -> tuple:
+    """Positional axes after a batch dimension is inserted at ``d`` (names stay)."""
+    return tuple(a + (a >= d) if isinstance(a, int) else a for a in axes)
 
 
 psum_p = _reduce_collective("psum", np.sum)
 pmax_p = _reduce_collective("pmax", np.max)
 pmin_p = _reduce_collective("pmin", np.min)
-# The derivative of a sum across devices is the sum of the derivatives.
-ad.deflinear(psum_p, lambda ct, x, *, axes, axis_index_groups: [
-    psum_p.bind(ct, axes=axes, axis_index_groups=axis_index_groups)])
+
+
+def _psum_transpose(ct, x, *, axes, axis_index_groups):
+    """The derivative of a sum across devices is the sum of the derivatives.
+
+    Positional axes (vmap turns a named axis into one) were summed away within the array:
+    their transpose broadcasts the cotangent back, as reduce_sum's does. Named axes are
+    summed again, as JAX does (it treats psum as psum + pbroadcast)."""
+    positional = [a for a in axes if isinstance(a, int)]
+    if positional:
+        kept = tuple(np.delete(np.arange(x.aval.ndim), positional))
+        ct = broadcast_in_dim(ct, x.aval.shape, kept)
+    named = tuple(a for a in axes if not isinstance(a, int))
+    return [psum_p.bind(ct, axes=named, axis_index_groups=axis_index_groups)]
+
+
+ad.deflinear(psum_p, _psum_transpose)
 
 
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:

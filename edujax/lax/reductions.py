@@ -15,18 +15,19 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
+from edujax.lax.associative_scan import associative_scan
 from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
-                             full_like, reduce_sum, reduce_sum_p, reshape, transpose)
+                             full_like, reduce_sum_p, reshape)
 from edujax.lax.complex_numbers import imag, real
 from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
                                     le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
-from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode, gather
 from edujax.lax.registry import (BOOL, COMPLEX, FLOATING, INTEGER, accepted, axes_batch,
                                  checked_dtype_rule, first_input_weak_type_rule, reduce_shape_rule,
                                  reduction,
                                  standard_primitive)
 from edujax.lax.registry import NUMBER as NUMBER_FAMILY
-from edujax.lax.shape import broadcasted_iota, concatenate, rev, slice_in_dim
+from edujax.lax.shape import broadcasted_iota, pad, slice_in_dim, squeeze
+from edujax.lax.slicing import GatherDimensionNumbers, gather
 from edujax.lax.special import logaddexp
 
 # The dtype families each reduction accepts (and names in its errors), as in JAX.
@@ -66,21 +67,41 @@ def _lowest(ufunc, dtype):
 reduce_prod_p = reduction("reduce_prod", np.prod, NUMBER)
 
 
-def _reduce_prod_jvp(g, ans, x, *, axes):
-    """d prod = sum_i g_i * (product of all the other elements), computed without dividing
-    (so zeros are fine) from exclusive cumulative products taken both ways."""
-    moved = transpose(x, [*axes, *[d for d in range(x.ndim) if d not in axes]])
-    n = int(np.prod([x.shape[a] for a in axes]))
-    flat = reshape(moved, (n, *moved.shape[len(axes):]))
-    g_flat = reshape(transpose(g, [*axes, *[d for d in range(x.ndim) if d not in axes]]),
-                         flat.shape)
-    ones = full((1, *flat.shape[1:]), 1, flat.dtype)
-    before = concatenate([ones, slice_in_dim(cumprod(flat, 0), 0, n - 1)], 0)
-    after = concatenate([slice_in_dim(cumprod(flat, 0, reverse=True), 1, n), ones], 0)
-    return reduce_sum(mul(g_flat, mul(before, after)), [0])
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    """Differentiate a product written as a tree of multiplications, as JAX does: the reduced
+    axes are flattened into one, in front; then the first half is multiplied by the second
+    (padded with a 1 when the length is odd) until one row is left. Every step is a plain
+    ``mul``, so zeros need no special care (no division)."""
+    (x,), (t,) = primals, tangents
+    shape = core.get_aval(x).shape
+    non_axes = np.delete(np.arange(len(shape)), axes)  # NumPy ints, as in JAX
+    permutation = tuple(axes) + tuple(non_axes)
+    new_shape = (int(np.prod([shape[a] for a in axes])), *(shape[d] for d in non_axes))
+    x, t = (reshape(v, new_shape, permutation) for v in (x, ad.instantiate_zeros(t)))
+    one = np.array(1, core.get_aval(x).dtype)
+    out_shape = tuple(shape[d] for d in non_axes)
+    (out,), (t_out,) = ad.jvp_flat(lambda x: [_product_tree(x, one, out_shape)], [x], [t])
+    return out, t_out
 
 
-ad.defjvp2(reduce_prod_p, _reduce_prod_jvp)
+def _product_tree(x, one, out_shape):
+    """The product along axis 0 by halving. NB: JAX vmaps its reducer over the other axes;
+    for ``mul`` the vmapped function is ``mul`` itself."""
+    while core.get_aval(x).shape[0] > 1:
+        n = core.get_aval(x).shape[0]
+        n1 = (n + 1) // 2
+        first, second = slice_in_dim(x, 0, n1), slice_in_dim(x, n1, None)
+        if n - n1 != n1:
+            padding = [(0, 0, 0)] * core.get_aval(x).ndim
+            padding[0] = (0, 1, 0)
+            second = pad(second, one, padding)
+        x = mul(first, second)
+    if core.get_aval(x).shape[0] == 0:
+        return full(out_shape, one)
+    return squeeze(x, (0,))
+
+
+ad.jvp_rules[reduce_prod_p] = _reduce_prod_jvp
 reduce_max_p = reduction("reduce_max", _np_reduce(np.maximum), ANY)
 ad.defjvp2(reduce_max_p, _reduce_chooser_jvp)
 reduce_min_p = reduction("reduce_min", _np_reduce(np.minimum), ANY)
@@ -177,35 +198,37 @@ core.impl_rules[sort_p] = _sort_impl
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     """Sorting permutes. Sort an iota along to learn the permutation, then gather each
-    tangent with it (a gather is linear, so reverse mode can transpose it). As in JAX, the
-    index is uint32 and the gather treats every other axis as a batching dimension."""
+    tangent with it (a gather is linear, so reverse mode can transpose it).
+
+    As in JAX, the iota is unsigned (uint32: it only counts positions) and the gather
+    walks every other dimension as a *batching* dimension: output[i, j] reads
+    tangent[i, perm[i, j]], one index per element, with no iotas for the other axes.
+    """
     shape = core.get_aval(primals[0]).shape
-    index_dtype = np.dtype(np.uint64 if any(d > np.iinfo(np.uint32).max for d in shape)
-                           else np.uint32)
-    outs = sort_p.bind(*primals, broadcasted_iota(index_dtype, shape, dimension),
+    outs = sort_p.bind(*primals, broadcasted_iota(np.uint32, shape, dimension),
                        dimension=dimension, is_stable=is_stable, num_keys=num_keys)
-    batch_dims = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
+    # NB: JAX takes these from np.delete, so they print as np.int64(0) in the jaxpr.
+    others = tuple(np.delete(np.arange(len(shape), dtype=np.int64), dimension))
     dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(dimension,),
                                    start_index_map=(dimension,),
-                                   operand_batching_dims=batch_dims,
-                                   start_indices_batching_dims=batch_dims)
-    idx = expand_dims(outs[-1], (len(shape),))
+                                   operand_batching_dims=others,
+                                   start_indices_batching_dims=others)
+    perm = expand_dims(outs[-1], (len(shape),))  # one index vector (of length 1) per element
     return outs[:-1], [t if type(t) is ad.Zero else
-                       gather(t, idx, dnums, (1,) * len(shape),
-                              mode=GatherScatterMode.PROMISE_IN_BOUNDS) for t in tangents]
+                       gather(t, perm, dnums, (1,) * len(shape), mode="promise_in_bounds")
+                       for t in tangents]
 
 
 ad.jvp_rules[sort_p] = _sort_jvp
 
 
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
-
-
 # ---------------------------------------------------------------- batching
-# A scan along one axis: the batch dimension moves to the front, the axis shifts by one.
+# A scan along one axis: the batch dimension stays where it is (as in JAX), and the axis
+# shifts past it if it comes after.
 def _axis_batch(prim):
     def rule(args, dims, *, axis, **params):
-        return prim.bind(moveaxis(args[0], dims[0], 0), axis=axis + 1, **params), 0
+        (x,), (bdim,) = args, dims
+        return prim.bind(x, axis=axis if axis < bdim else axis + 1, **params), bdim
     batching.batching_rules[prim] = rule
 
 
@@ -217,20 +240,17 @@ for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
 
 
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
-    """As JAX's rule: the batch dimension stays where the first batched operand has it;
-    the others are moved there, an unbatched one broadcast (with plain int dims)."""
-    prototype, new_bdim = next((x, d) for x, d in zip(args, dims) if d is not None)
-    shape = np.shape(prototype)
-    new_args = []
-    for x, d in zip(args, dims):
-        if d is None:
-            kept = [int(i) for i in np.delete(np.arange(len(shape)), new_bdim)]
-            new_args.append(broadcast_in_dim(x, shape, kept))
-        else:
-            new_args.append(moveaxis(x, d, new_bdim))
-    new_dimension = dimension + (new_bdim <= dimension)
-    return sort_p.bind(*new_args, dimension=new_dimension, is_stable=is_stable,
-                       num_keys=num_keys), [new_bdim] * len(new_args)
+    """Sort every operand along the same axis: the batch dimension of the first batched
+    operand is where all batch dimensions go (an unbatched operand, such as argsort's
+    iota, is broadcast there), and the sorted axis shifts past it."""
+    prototype, bdim = next((x, d) for x, d in zip(args, dims) if d is not None)
+    shape = core.get_aval(prototype).shape
+    others = [d for d in range(len(shape)) if d != bdim]  # plain ints, as JAX's int(dim)
+    args = [broadcast_in_dim(x, shape, others) if d is None else moveaxis(x, d, bdim)
+            for x, d in zip(args, dims)]
+    outs = sort_p.bind(*args, dimension=dimension + (bdim <= dimension), is_stable=is_stable,
+                       num_keys=num_keys)
+    return outs, [bdim] * len(args)
 
 
 batching.batching_rules[sort_p] = _sort_batch
@@ -238,26 +258,10 @@ batching.batching_rules[sort_p] = _sort_batch
 
 # ---------------------------------------------------------------- cumulative JVPs
 # cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
-# cumulative op as an associative prefix scan made of lax ops (Hillis & Steele: combine
-# each element with the one 1, 2, 4, ... places before it), and differentiate *that*.
-# It stays correct with zeros (cumprod) and ties (cummax), unlike a division trick.
-def _prefix_scan(combine, identity):
-    def scan(x, *, axis, reverse):
-        if reverse:
-            x = rev(x, (axis,))
-        n, shift = core.get_aval(x).shape[axis], 1
-        while shift < n:
-            pad_shape = list(core.get_aval(x).shape)
-            pad_shape[axis] = shift
-            fill = full(pad_shape, identity(core.get_aval(x).dtype),
-                            core.get_aval(x).dtype)
-            earlier = concatenate([fill, slice_in_dim(x, 0, n - shift, 1, axis)], axis)
-            x = combine(x, earlier)
-            shift *= 2
-        return rev(x, (axis,)) if reverse else x
-    return scan
-
-
+# cumulative op as lax.associative_scan (a parallel prefix scan made of slices, pads and the
+# combining op, edujax/lax/associative_scan.py) and differentiate *that*. It stays correct
+# with zeros (cumprod) and ties (cummax), unlike a division trick, and its jaxpr under grad
+# is JAX's, equation for equation.
 def _lowest_value(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
@@ -266,26 +270,19 @@ def _highest_value(dtype):
     return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
 
 
-def _cumulative_jvp(scan):
+def _cumulative_jvp(combine):
     def rule(primals, tangents, *, axis, reverse):
-        return ad.jvp_flat(lambda x: [scan(x, axis=axis, reverse=reverse)], list(primals),
-                           [ad.instantiate_zeros(t) for t in tangents])
+        (x,), (t,) = primals, tangents
+        scan = partial(associative_scan, combine, axis=axis, reverse=reverse)
+        (out,), (t_out,) = ad.jvp_flat(lambda x: [scan(x)], [x], [ad.instantiate_zeros(t)])
+        return out, t_out
     return rule
 
 
-def _first(rule):
-    def unwrap(primals, tangents, **params):
-        outs, touts = rule(primals, tangents, **params)
-        return outs[0], touts[0]
-    return unwrap
-
-
-for _p, _combine, _identity in [
-        (cumprod_p, lambda a, b: mul(a, b), lambda d: 1),
-        (cummax_p, lambda a, b: max(a, b), _lowest_value),
-        (cummin_p, lambda a, b: min(a, b), _highest_value),
-        (cumlogsumexp_p, lambda a, b: logaddexp(a, b), _lowest_value)]:
-    ad.jvp_rules[_p] = _first(_cumulative_jvp(_prefix_scan(_combine, _identity)))
+ad.jvp_rules[cumprod_p] = _cumulative_jvp(mul)
+ad.jvp_rules[cummax_p] = _cumulative_jvp(max)
+ad.jvp_rules[cummin_p] = _cumulative_jvp(min)
+ad.jvp_rules[cumlogsumexp_p] = _cumulative_jvp(logaddexp)
 
 
 # ---------------------------------------------------------------- the lax functions

@@ -15,6 +15,7 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
+from edujax.interpreters import batching
 from edujax.lax.base import asarray, full
 from edujax.lax.dot import _dot_general_abstract_eval, _dot_general_impl
 
@@ -58,6 +59,23 @@ def _scaled_dot_impl(lhs, rhs, lhs_scale, rhs_scale, *, dimension_numbers,
 
 core.abstract_eval_rules[scaled_dot_p] = _scaled_dot_abstract_eval
 core.impl_rules[scaled_dot_p] = _scaled_dot_impl
+
+
+def _scaled_dot_batch(args, dims, *, dimension_numbers, preferred_element_type):
+    """Every operand (scales too) gets the batch dimension in front, which becomes one more
+    batch dimension of the dot: the others shift by one."""
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    args = [batching.bdim_at_front(x, d, size) for x, d in zip(args, dims)]
+    (lc, rc), (lb, rb) = dimension_numbers
+
+    def shift(ds):
+        return tuple(d + 1 for d in ds)
+    dimension_numbers = ((shift(lc), shift(rc)), ((0, *shift(lb)), (0, *shift(rb))))
+    return scaled_dot_p.bind(*args, dimension_numbers=dimension_numbers,
+                             preferred_element_type=preferred_element_type), 0
+
+
+batching.batching_rules[scaled_dot_p] = _scaled_dot_batch
 
 
 def scaled_dot(lhs: Any, rhs: Any, *, lhs_scale: Any = None, rhs_scale: Any = None,

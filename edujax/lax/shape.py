@@ -15,8 +15,9 @@ from edujax import core, dtypes
 from edujax.interpreters import ad, batching
 from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
-from edujax.lax.base import _is_array, broadcast, expand_dims, full, reduce_sum, reshape
-from edujax.lax.elementwise import sub
+from edujax.lax.base import (_is_array, broadcast, broadcast_in_dim, expand_dims, full, full_like,
+                             reduce_sum, reshape)
+from edujax.lax.elementwise import select, sub
 from edujax.lax.registry import (dtype_of_first, check_same_dtypes, first_input_weak_type_rule,
                                  shape_primitive, standard_primitive)
 
@@ -42,8 +43,8 @@ rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
                         else x)
 ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
-batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (
-    rev_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
+batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (  # the bdim stays put
+    rev_p.bind(args[0], dimensions=tuple(d + (d >= dims[0]) for d in dimensions)), dims[0])
 
 
 # ---------------------------------------------------------------- concatenate
@@ -84,11 +85,11 @@ def _concatenate_jvp(primals, tangents, *, dimension):
 
 
 def _concatenate_transpose(ct, *xs, dimension):
-    """Each operand gets its own piece of the cotangent: one ``split``, as in JAX (the
-    pieces of operands that are not linear are simply not used)."""
+    """Each operand gets its own piece of the cotangent: one ``split`` cuts them all at
+    once, as in JAX (the pieces of operands that are not linear are simply dropped)."""
     if type(ct) is ad.Zero:
-        return [ad.Zero(x.aval) if ad.is_undefined_primal(x) else None for x in xs]
-    return split(ct, tuple(ad.aval_of(x).shape[dimension] for x in xs), axis=dimension)
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return split(ct, [ad.aval_of(x).shape[dimension] for x in xs], dimension)
 
 
 ad.jvp_rules[concatenate_p] = _concatenate_jvp
@@ -96,10 +97,15 @@ ad.transpose_rules[concatenate_p] = _concatenate_transpose
 
 
 def _concatenate_batch(args, dims, *, dimension):
+    return concatenate_p.bind(*_batch_in_front(args, dims), dimension=dimension + 1), 0
+
+
+def _batch_in_front(args, dims) -> list:
+    """Every operand with its batch dimension first; an unbatched one is broadcast (with
+    ``lax.broadcast``, as JAX's concatenate and stack rules do)."""
     size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    # (an unbatched operand gets its batch axis from lax.broadcast, as in JAX: plain int dims)
-    return concatenate_p.bind(*[moveaxis(x, d, 0) if d is not None else broadcast(x, (size,))
-                                for x, d in zip(args, dims)], dimension=dimension + 1), 0
+    return [broadcast(x, (size,)) if d is None else moveaxis(x, d, 0)
+            for x, d in zip(args, dims)]
 
 
 batching.batching_rules[concatenate_p] = _concatenate_batch
@@ -140,25 +146,72 @@ def _stack_jvp(primals, tangents, *, axis):
 
 
 def _stack_transpose(ct, *xs, axis):
-    """Operand i's cotangent is slice i along the stacked axis."""
-    return [index_in_dim(ct, i, axis, keepdims=False) if ad.is_undefined_primal(x)
-            else None for i, x in enumerate(xs)]
+    """Operand i's cotangent is slice i along the stacked axis: one ``unstack`` gives them
+    all, as in JAX (those of operands that are not linear are dropped)."""
+    if type(ct) is ad.Zero:
+        return [ad.Zero(ad.aval_of(x)) if ad.is_undefined_primal(x) else None for x in xs]
+    return unstack_p.bind(ct, axis=axis)
 
 
 def _stack_batch(args, dims, *, axis):
+    """Operands batched along one same dimension stack as they are (the new axis goes
+    before or after it); otherwise the batch dimensions move to the front, as in JAX."""
     bdim = dims[0]
-    if bdim is not None and all(d == bdim for d in dims):  # one batch axis: stack around it
-        return stack_p.bind(*args, axis=axis if axis <= bdim else axis + 1), \
-            bdim + 1 if axis <= bdim else bdim
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    # (an unbatched operand gets its batch axis from lax.broadcast, as in JAX: plain int dims)
-    return stack_p.bind(*[moveaxis(x, d, 0) if d is not None else broadcast(x, (size,))
-                          for x, d in zip(args, dims)], axis=axis + 1), 0
+    if bdim is not None and all(d == bdim for d in dims):
+        if axis <= bdim:
+            return stack_p.bind(*args, axis=axis), bdim + 1
+        return stack_p.bind(*args, axis=axis + 1), bdim
+    return stack_p.bind(*_batch_in_front(args, dims), axis=axis + 1), 0
 
 
 ad.jvp_rules[stack_p] = _stack_jvp
 ad.transpose_rules[stack_p] = _stack_transpose
 batching.batching_rules[stack_p] = _stack_batch
+
+
+# ---------------------------------------------------------------- unstack
+# unstack(x, axis): the slices of x along ``axis``, one output each (stack's inverse, and
+# its transpose).
+def _unstack_abstract_eval(x: ShapedArray, *, axis: int):
+    if x.ndim == 0:
+        raise ValueError("unstack requires arrays with rank > 0, however a scalar array of "
+                         f"shape {x.shape} was passed.")
+    shape = x.shape[:axis] + x.shape[axis + 1:]
+    return [ShapedArray(shape, x.dtype, x.weak_type)] * x.shape[axis]
+
+
+unstack_p = Primitive("unstack")
+unstack_p.multiple_results = True
+core.abstract_eval_rules[unstack_p] = _unstack_abstract_eval
+core.impl_rules[unstack_p] = lambda x, *, axis: [np.take(x, i, axis) for i in
+                                                 range(np.shape(x)[axis])]
+
+
+def _unstack_jvp(primals, tangents, *, axis: int):
+    outs = unstack_p.bind(*primals, axis=axis)
+    t, = tangents
+    if type(t) is ad.Zero:
+        return outs, [ad.Zero.from_value(o) for o in outs]
+    return outs, unstack_p.bind(t, axis=axis)
+
+
+def _unstack_transpose(cts, x, *, axis: int):
+    if all(type(ct) is ad.Zero for ct in cts):
+        return [ad.Zero(ad.aval_of(x))]
+    return [stack_p.bind(*[ad.instantiate_zeros(ct) for ct in cts], axis=axis)]
+
+
+def _unstack_batch(args, dims, *, axis: int):
+    """The batch dimension stays where it is; the unstacked axis skips past it."""
+    (x,), (bdim,) = args, dims
+    out_axis, out_bdim = (axis, bdim - 1) if axis < bdim else (axis + 1, bdim)
+    outs = unstack_p.bind(x, axis=out_axis)
+    return outs, [out_bdim] * len(outs)
+
+
+ad.jvp_rules[unstack_p] = _unstack_jvp
+ad.transpose_rules[unstack_p] = _unstack_transpose
+batching.batching_rules[unstack_p] = _unstack_batch
 
 
 # ---------------------------------------------------------------- tile
@@ -182,8 +235,8 @@ def _tile_transpose(ct, x, *, reps):
 
 
 ad.deflinear(tile_p, _tile_transpose)
-batching.batching_rules[tile_p] = lambda args, dims, *, reps: (
-    tile_p.bind(moveaxis(args[0], dims[0], 0), reps=(1, *reps)), 0)
+batching.batching_rules[tile_p] = lambda args, dims, *, reps: (  # the bdim stays put
+    tile_p.bind(args[0], reps=(*reps[:dims[0]], 1, *reps[dims[0]:])), dims[0])
 
 
 # ---------------------------------------------------------------- pad
@@ -193,7 +246,7 @@ def _pad_shape_rule(x: ShapedArray, pad_value: ShapedArray, *, padding_config):
     if len(padding_config) != x.ndim:
         raise ValueError("length of padding_config must equal the number of axes of operand, "
                          f"got padding_config {padding_config} for operand shape {x.shape}")
-    return tuple(lo + hi + d + max(d - 1, 0) * interior
+    return tuple(int(lo + hi + d + max(d - 1, 0) * interior)  # a shape holds Python ints
                  for d, (lo, hi, interior) in zip(x.shape, padding_config))
 
 
@@ -225,12 +278,16 @@ def _pad_jvp(primals, tangents, *, padding_config):
 
 
 def _pad_transpose(ct, x, pad_value, *, padding_config):
-    """The operand's cotangent is the un-padded part; the pad value gets all the rest."""
-    lo = [-low for low, _, _ in padding_config]
-    hi = [-high for _, high, _ in padding_config]
-    trimmed = pad(ct, full((), 0, ct.dtype), list(zip(lo, hi, [0] * len(lo))))
-    t_x = slice(trimmed, [0] * len(lo), trimmed.shape,
-                [interior + 1 for _, _, interior in padding_config])
+    """The operand's cotangent is the un-padded part; the pad value gets all the rest.
+
+    Un-padding is a pad by the negated amounts (it trims), then a strided slice that skips
+    the interior padding. NB: JAX computes these numbers with NumPy (np.negative, np.add),
+    so its jaxprs print them as ``np.int64(-1)``; we compute them the same way.
+    """
+    lo, hi, interior = (np.array(c, dtype=np.int64) for c in zip(*padding_config))
+    unpad_config = list(zip(np.negative(lo), np.negative(hi), np.zeros_like(interior)))
+    trimmed = pad(ct, full((), 0, ct.dtype), unpad_config)
+    t_x = slice(trimmed, list(np.zeros_like(lo)), trimmed.shape, list(np.add(interior, 1)))
     t_pad = (sub(reduce_sum(ct, range(ct.ndim)), reduce_sum(t_x, range(t_x.ndim)))
              if ad.is_undefined_primal(pad_value) else None)
     return [t_x if ad.is_undefined_primal(x) else None, t_pad]
@@ -241,12 +298,22 @@ ad.transpose_rules[pad_p] = _pad_transpose
 
 
 def _pad_batch(args, dims, *, padding_config):
+    """Pad every example, leaving the batch dimension where it is (as JAX does).
+
+    A batched pad value (one per example) cannot be a pad operand, which is a scalar: pad
+    with zeros, pad a mask of Trues with False, and select each example's value where the
+    mask says padding."""
     (x, pad_value), (d, pad_dim) = args, dims
-    if pad_dim is not None:
-        raise NotImplementedError("batching pad with a batched padding value is not supported "
-                                  "(JAX does not support it either)")
-    return pad_p.bind(moveaxis(x, d, 0), pad_value,
-                      padding_config=((0, 0, 0), *padding_config)), 0
+    if d is None:
+        x, d = broadcast(x, (np.shape(pad_value)[pad_dim],)), 0
+    config = list(padding_config)
+    config.insert(d, (0, 0, 0))
+    if pad_dim is None:
+        return pad(x, pad_value, config), d
+    padded = pad(x, full_like(x, 0, shape=()), config)
+    mask = pad(full_like(x, True, np.bool_), False, config)
+    values = broadcast_in_dim(pad_value, np.shape(padded), (d,))
+    return select(mask, padded, values), d
 
 
 batching.batching_rules[pad_p] = _pad_batch
@@ -283,8 +350,8 @@ def _slice_shape_rule(x: ShapedArray, *, start_indices, limit_indices, strides):
             raise TypeError(f"slice start_indices {start_indices} and limit_indices "
                             f"{limit_indices} are out of bounds for operand shape {x.shape}.")
     strides = strides or (1,) * x.ndim
-    return tuple((hi - lo + s - 1) // s if hi > lo else 0
-                 for lo, hi, s in zip(start_indices, limit_indices, strides))
+    return tuple(int((hi - lo + s - 1) // s) if hi > lo else 0  # Python ints, even from
+                 for lo, hi, s in zip(start_indices, limit_indices, strides))  # NumPy ones
 
 
 def _slice_impl(x, *, start_indices, limit_indices, strides):
@@ -312,10 +379,15 @@ ad.deflinear(slice_p, _slice_transpose)
 
 
 def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
-    x = moveaxis(args[0], dims[0], 0)
-    return slice_p.bind(x, start_indices=(0, *start_indices),
-                        limit_indices=(np.shape(x)[0], *limit_indices),
-                        strides=None if strides is None else (1, *strides)), 0
+    """Take the whole batch dimension, where it is (as JAX does: no transpose first)."""
+    (x,), (d,) = args, dims
+    starts, limits = list(start_indices), list(limit_indices)
+    starts.insert(d, 0)
+    limits.insert(d, np.shape(x)[d])
+    if strides is not None:
+        strides = list(strides)
+        strides.insert(d, 1)
+    return slice(x, starts, limits, strides), d
 
 
 batching.batching_rules[slice_p] = _slice_batch
@@ -346,8 +418,8 @@ def _split_jvp(primals, tangents, *, sizes, axis):
 ad.jvp_rules[split_p] = _split_jvp
 ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
     concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
-batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (
-    split_p.bind(moveaxis(args[0], dims[0], 0), sizes=sizes, axis=axis + 1), [0] * len(sizes))
+batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (  # the bdim stays put
+    split_p.bind(args[0], sizes=sizes, axis=axis + (axis >= dims[0])), [dims[0]] * len(sizes))
 
 
 # ---------------------------------------------------------------- the lax functions
@@ -397,9 +469,15 @@ def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
 
 
 def slice(operand, start_indices, limit_indices, strides=None):
-    strides = None if strides is None else tuple(strides)  # as JAX: (1,) stays (1,)
-    return slice_p.bind(operand, start_indices=tuple(int(i) for i in start_indices),
-                        limit_indices=tuple(int(i) for i in limit_indices), strides=strides)
+    # The numbers are kept as given, as JAX keeps them (and so prints np.int64(0) where a
+    # rule computed them with NumPy, as pad's transpose does); strides (1,) stays (1,).
+    strides = None if strides is None else tuple(strides)
+    return slice_p.bind(operand, start_indices=_indices(start_indices),
+                        limit_indices=_indices(limit_indices), strides=strides)
+
+
+def _indices(xs) -> tuple:
+    return tuple(i if isinstance(i, (int, np.integer)) else operator.index(i) for i in xs)
 
 
 def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int = 0):
@@ -411,6 +489,9 @@ def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int =
         _clip_index(0 if start_index is None else start_index, size),
         _clip_index(size if limit_index is None else limit_index, size), stride)
     return slice(operand, starts, limits, strides)
+
+
+core.tracer_row = lambda x, i: index_in_dim(x, i, keepdims=False)  # ``for row in tracer``
 
 
 def _clip_index(i: int, size: int) -> int:
@@ -425,7 +506,6 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     return out if keepdims else squeeze(out, (axis,))
 
 
-core.tracer_index_in_dim = lambda x, i: index_in_dim(x, i, keepdims=False)  # iter(tracer)
 
 
 def split(operand, sizes: Sequence[int], axis: int = 0):

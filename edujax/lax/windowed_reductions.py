@@ -144,7 +144,9 @@ def _reduce_window_sum_transpose(ct, operand, *, window_dimensions, window_strid
     input_shape = operand.aval.shape
     pads = _vjp_lhs_padding(input_shape, window_dimensions, window_strides, np.shape(ct),
                             padding, base_dilation, window_dilation)
-    config = [(lo, hi, s - 1) for (lo, hi), s in zip(pads, window_strides)]
+    # NB: JAX's pads here are NumPy integers (it does not convert them, as its conv rules
+    # do), so its jaxprs print them as np.int64(1); we keep them so too.
+    config = [(np.int64(lo), np.int64(hi), s - 1) for (lo, hi), s in zip(pads, window_strides)]
     padded = pad(ct, np.zeros((), ct.dtype), config)
     result = _reduce_window_sum(padded, window_dimensions, base_dilation,
                                 [(0, 0)] * len(input_shape), [1] * len(input_shape),

@@ -10,13 +10,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from edujax import dtypes, lax
-from edujax.inner_jit import inner_jit
+from edujax import core, dtypes, lax
 from edujax.numpy import ufuncs
-from edujax.numpy.reductions import sum as _sum
 from edujax.numpy.shape_ops import concatenate, moveaxis, ravel
-from edujax.numpy.util import (broadcast_to, canonicalize_axis, check_arraylike, ensure_array,
-                               promote_dtypes_inexact)
+from edujax.numpy.util import (asarray, broadcast_to, canonicalize_axis, check_arraylike,
+                               ensure_array, ensure_arraylike, promote_dtypes_inexact)
+from edujax.inner_jit import inner_jit
 
 
 def _slice_along(a: Any, axis: int, start: int | None, stop: int | None) -> Any:
@@ -63,15 +62,16 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     return arr
 
 
+@inner_jit
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """Differences of the flattened array, with optional values put before and after."""
-    arr = ravel(ensure_array("ediff1d", ary))
-    result = lax.sub(_slice_along(arr, 0, 1, None), _slice_along(arr, 0, None, -1))
+    arr = ravel(ensure_arraylike("ediff1d", ary)[0])
+    result = lax.sub(arr[1:], arr[:-1])
     if to_begin is not None:
-        check_arraylike("ediff1d", to_begin)
+        to_begin, = ensure_arraylike("ediff1d", to_begin)
         result = concatenate((ravel(lax.convert_element_type(to_begin, arr.dtype)), result))
     if to_end is not None:
-        check_arraylike("ediff1d", to_end)
+        to_end, = ensure_arraylike("ediff1d", to_end)
         result = concatenate((result, ravel(lax.convert_element_type(to_end, arr.dtype))))
     return result
 
@@ -86,7 +86,8 @@ def _gradient_along_axis(a: Any, h: Any, axis: int) -> Any:
     lower_edge = sliced(-1, None) - sliced(-2, -1)
     if np.ndim(h) == 0:
         inner = (sliced(2, None) - sliced(None, -2)) * 0.5 / h
-        return concatenate((upper_edge / h, inner, lower_edge / h), axis=axis)
+        lower_edge = lower_edge / h  # (this one first, as in JAX: the jaxpr shows the order)
+        return concatenate((upper_edge / h, inner, lower_edge), axis=axis)
     if np.ndim(h) != 1:
         raise ValueError("Spacing arrays must be 1D arrays or scalars.")
     h_shape = [1] * np.ndim(a)
@@ -114,6 +115,7 @@ def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(canonicalize_axis(ax, ndim) for ax in axes)
 
 
+@inner_jit(static_argnames=("axis", "edge_order"))
 def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None,
              edge_order: int | None = None) -> Any:
     """The numerical gradient of sampled values ``f``: one array per axis (a single
@@ -139,18 +141,30 @@ def gradient(f: Any, *varargs: Any, axis: int | Sequence[int] | None = None,
     return grads[0] if len(axes) == 1 else grads
 
 
+@inner_jit(static_argnames=("axis",))
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
     """The integral of ``y`` by the trapezoid rule, with sample points ``x`` (or an even
-    spacing ``dx``): the sum of ``dx * (y[i] + y[i+1]) / 2``."""
+    spacing ``dx``): the sum of ``dx * (y[i] + y[i+1]) / 2``.
+
+    As in JAX, an even spacing takes a shortcut: ``dx * (sum(y) - (y[0] + y[-1]) / 2)``.
+    """
     if x is None:
-        y_arr, = promote_dtypes_inexact(ensure_array("trapezoid", y))
-        dx_arr = dx
+        y, = ensure_arraylike("trapezoid", y)
+        y_arr, = promote_dtypes_inexact(y)
+        dx_array = asarray(dx)
+        if dx_array.ndim == 0 and not isinstance(dx_array, core.Tracer):
+            # JAX's asarray stages a constant scalar while tracing: it prints as 1.0:f32[]
+            dx_array = lax.stage(np.asarray(dx_array)[()])
+        if dx_array.ndim > 0:
+            dx_array = lax.expand_dims(dx_array, range(y_arr.ndim - dx_array.ndim))
+            dx_array = moveaxis(dx_array, axis, -1)
     else:
-        check_arraylike("trapezoid", y, x)
+        y, x = ensure_arraylike("trapezoid", y, x)
         y_arr, x_arr = promote_dtypes_inexact(y, x)
-        dx_arr = (diff(x_arr) if np.ndim(x_arr) == 1
-                  else moveaxis(diff(x_arr, axis=axis), axis, -1))
+        dx_array = (diff(x_arr) if x_arr.ndim == 1
+                    else moveaxis(diff(x_arr, axis=axis), axis, -1))
     y_arr = moveaxis(y_arr, axis, -1)
-    last = np.ndim(y_arr) - 1
-    pair_sums = _slice_along(y_arr, last, 1, None) + _slice_along(y_arr, last, None, -1)
-    return _sum(0.5 * (dx_arr * pair_sums), -1)
+    if dx_array.ndim == 0 or dx_array.shape[-1] == 1:  # dx is the same along the axis
+        dx_reduced = dx_array if dx_array.ndim == 0 else dx_array[..., 0]
+        return dx_reduced * (y_arr.sum(-1) - 0.5 * (y_arr[..., 0] + y_arr[..., -1]))
+    return 0.5 * (dx_array * (y_arr[..., 1:] + y_arr[..., :-1])).sum(-1)

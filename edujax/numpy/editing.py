@@ -24,6 +24,7 @@ from edujax.lax.slicing import GatherDimensionNumbers, GatherScatterMode
 from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, full, ones, zeros_like
+from edujax.numpy.index_tricks import indices as indices_grid
 from edujax.numpy.shape_ops import broadcast_arrays, concatenate, moveaxis, ravel, stack
 from edujax.numpy.sorting import argsort, sort
 from edujax.numpy.ufuncs import _where, clip, remainder
@@ -184,6 +185,7 @@ def _along_axis_gather(idx_shape: tuple, arr_shape: tuple, axis: int) -> tuple:
     return dnums, slice_sizes, squeezed
 
 
+@inner_jit(static_argnames=("axis", "inplace", "mode"))
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,
                    inplace: bool = True, *, mode: str | None = None) -> Any:
     """A copy of ``arr`` with ``values`` written at ``indices`` along ``axis`` (the
@@ -207,7 +209,7 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,
         raise ValueError("put_along_axis argument 'values' must be broadcastable to 'indices'. "
                          f"Got values.shape={np.shape(values)} and "
                          f"indices.shape={np.shape(indices)}.") from None
-    index = _sparse_indices(np.shape(arr))
+    index = list(indices_grid(np.shape(arr), sparse=True))
     index[canonicalize_axis(axis, np.ndim(arr))] = indices
     result = arr.at[tuple(index)].set(values, mode=mode)
     return result.reshape(original_shape) if original_axis is None else result

@@ -230,16 +230,17 @@ def inv(a: Any) -> Any:
 
 
 def pinv(a: Any, rtol: Any = None, hermitian: bool = False) -> Any:
-    """The Moore-Penrose pseudo-inverse from the SVD: V diag(1/s) Uᵀ, dropping the
-    singular values below ``rtol * max(s)``."""
+    """The Moore-Penrose pseudo-inverse from the SVD: V diag(1/s) Uᴴ, dropping the
+    singular values below ``rtol * max(s)``. As JAX, take the SVD of conj(a) = conj(U) S
+    Vᵀ: then Uᴴ and V are plain transposes."""
     a, = _inexact("jnp.linalg.pinv", a)
     m, n = a.shape[-2:]
     if rtol is None:
         rtol = 10 * builtins.max(m, n) * np.finfo(a.dtype).eps
-    u, s, vh = svd(a, full_matrices=False)
+    u, s, vh = svd(conj(a), full_matrices=False)
     cutoff = rtol * s[..., 0:1]
     s = where(s > cutoff, s, np.inf).astype(u.dtype)
-    return matmul(_H(vh), u.swapaxes(-1, -2) / s[..., None])
+    return matmul(vh.swapaxes(-1, -2), u.swapaxes(-1, -2) / s[..., None])
 
 
 def lstsq(a: Any, b: Any, rcond: Any = None, *, numpy_resid: bool = False) -> tuple:

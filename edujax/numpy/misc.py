@@ -18,20 +18,19 @@ from typing import Any, Sequence
 import numpy as np
 
 from edujax import dtypes, lax
-from edujax.inner_jit import inner_jit
+from edujax.vmap import vmap
 from edujax.numpy import reductions
 from edujax.numpy.creation import arange, array, asarray, linspace, zeros, zeros_like
 from edujax.numpy.functional import vectorize
+from edujax.inner_jit import inner_jit
 from edujax.numpy.index_tricks import diag_indices, unravel_index
 from edujax.numpy.products import matmul
-from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, stack,
-                                    swapaxes, tile)
+from edujax.numpy.shape_ops import (_split, concatenate, moveaxis, ravel, reshape, swapaxes, tile)
 from edujax.numpy.sorting import argsort
-from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, negative,
-                                 power, sign)
+from edujax.numpy.ufuncs import (_where, bitwise_and, clip, equal, left_shift, log10, power,
+                                 sign)
 from edujax.numpy.util import (canonicalize_axis, check_arraylike, ensure_array, ensure_arraylike,
                                promote_args_numeric)
-from edujax.vmap import vmap
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -43,6 +42,7 @@ def _to_inexact(dtype: np.dtype) -> np.dtype:
 
 
 # ---------------------------------------------------------------- building arrays
+@inner_jit
 def block(arrays: Any) -> Any:
     """An array assembled from nested lists of blocks: the innermost lists are joined
     along the last axis, the next level along the one before, and so on."""
@@ -67,7 +67,7 @@ def _block(xs: Any) -> tuple[Any, int]:
 
 def _atleast_nd(x: Any, n: int) -> Any:
     missing = n - np.ndim(x)
-    return lax.reshape(x, (1,) * missing + np.shape(x)) if missing > 0 else x
+    return lax.broadcast(x, (1,) * missing) if missing > 0 else asarray(x)
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
@@ -122,6 +122,7 @@ def copy(a: Any, order: str | None = None) -> Any:
     return array(a, copy=True, order=order)
 
 
+@inner_jit(static_argnames=("new_shape",))
 def resize(a: Any, new_shape: Any) -> Any:
     """``a`` flattened, repeated as often as needed, cut and reshaped to ``new_shape``."""
     check_arraylike("resize", a)
@@ -180,6 +181,7 @@ save, savez = np.save, np.savez
 
 
 # ---------------------------------------------------------------- rearranging
+@inner_jit(static_argnames=("axis", "start"))
 def rollaxis(a: Any, axis: int, start: int = 0) -> Any:
     """Move ``axis`` to the position before ``start`` (``moveaxis`` is clearer)."""
     a = ensure_array("rollaxis", a)
@@ -203,43 +205,52 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
 @inner_jit(static_argnames=("kth", "axis"))
 def partition(a: Any, kth: int, axis: int = -1) -> Any:
     """``a`` rearranged so that position ``kth`` holds the value it would have sorted,
-    smaller values before it and larger after: the ``kth + 1`` smallest (ascending), then
-    the others (descending), each part found with ``lax.top_k`` as in JAX."""
-    arr = ensure_array("partition", a)
+    smaller values before it and larger after.
+
+    As JAX does it, with two ``lax.top_k``: the ``kth + 1`` smallest (the largest of the
+    negated values, ascending once negated back), then the others, largest first."""
+    arr, = ensure_arraylike("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.partition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
-    arr = swapaxes(arr, axis, -1)
-    if _dtype(arr).kind == "u":  # -x of an unsigned 0 is 0 again: shift by one first
-        bottom = negative(lax.top_k(negative(arr + 1), kth + 1)[0]) - 1
-    else:  # the smallest kth + 1 are the largest of -arr
-        bottom = negative(lax.top_k(negative(arr), kth + 1)[0])
+    arr = arr.swapaxes(axis, -1)
+    if _dtype(arr).kind == "u":  # shifted by one, so that negating 0 does not wrap around
+        bottom = -lax.top_k(-(arr + 1), kth + 1)[0] - 1
+    else:
+        bottom = -lax.top_k(-arr, kth + 1)[0]
     top = lax.top_k(arr, arr.shape[-1] - kth - 1)[0]
-    return swapaxes(lax.concatenate([bottom, top], np.ndim(arr) - 1), -1, axis)
+    out = lax.concatenate([bottom, top], dimension=arr.ndim - 1)
+    return out.swapaxes(-1, axis)
 
 
 @inner_jit(static_argnames=("kth", "axis"))
 def argpartition(a: Any, kth: int, axis: int = -1) -> Any:
-    """The indices that would ``partition`` ``a``: those of the ``kth + 1`` smallest (from
-    ``top_k`` of ``-a``), then the others, found as the top of a proxy array that is 0 at
-    the first ones and 1 elsewhere (duplicated values cannot confuse it), as in JAX."""
-    arr = ensure_array("partition", a)
+    """The indices that would ``partition`` ``a``: those of the ``kth + 1`` smallest first
+    (in sorted order), then the others.
+
+    As JAX does it: ``top_k`` of the negated values finds the bottom indices; the others
+    are found as the top of a proxy array, ones with zeros written at the bottom indices
+    (so that equal values cannot be picked twice)."""
+    arr, = ensure_arraylike("partition", a)
     if _dtype(arr).kind == "c":
         raise NotImplementedError("jnp.argpartition for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, np.ndim(arr))
     kth = canonicalize_axis(kth, arr.shape[axis])
-    arr = swapaxes(arr, axis, -1)
+    arr = arr.swapaxes(axis, -1)
     if _dtype(arr).kind == "u":
-        bottom_ind = lax.top_k(negative(arr + 1), kth + 1)[1]
+        bottom_ind = lax.top_k(-(arr + 1), kth + 1)[1]
     else:
-        bottom_ind = lax.top_k(negative(arr), kth + 1)[1]
-    set_to_zero = lambda p, i: p.at[i].set(0)  # noqa: E731
-    for _ in range(np.ndim(arr) - 1):
+        bottom_ind = lax.top_k(-arr, kth + 1)[1]
+
+    def set_to_zero(a, i):
+        return a.at[i].set(0)
+    for _ in range(arr.ndim - 1):
         set_to_zero = vmap(set_to_zero)
-    proxy = set_to_zero(lax.full(np.shape(arr), 1.0), bottom_ind)
+    proxy = set_to_zero(lax.full(arr.shape, 1.0), bottom_ind)
     top_ind = lax.top_k(proxy, arr.shape[-1] - kth - 1)[1]
-    return swapaxes(lax.concatenate([bottom_ind, top_ind], np.ndim(arr) - 1), -1, axis)
+    out = lax.concatenate([bottom_ind, top_ind], dimension=arr.ndim - 1)
+    return out.swapaxes(-1, axis)
 
 
 @inner_jit(static_argnames=("axis",))
@@ -258,6 +269,7 @@ def lexsort(keys: Sequence[Any], axis: int = -1) -> Any:
     return lax.sort((*key_arrays[::-1], iota), dimension=axis, num_keys=len(key_arrays))[-1]
 
 
+@inner_jit(static_argnames=("axisa", "axisb", "axisc", "axis"))
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Any:
     """The cross product of (stacks of) 2- or 3-vectors; 2-vectors get a zero third
@@ -265,8 +277,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = moveaxis(asarray(a), axisa, -1)
-    b = moveaxis(asarray(b), axisb, -1)
+    a = moveaxis(a, axisa, -1)
+    b = moveaxis(b, axisb, -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
     if a.shape[-1] == 2 and b.shape[-1] == 2:
@@ -275,7 +287,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     a2 = a[..., 2] if a.shape[-1] == 3 else zeros_like(a0)
     b0, b1 = b[..., 0], b[..., 1]
     b2 = b[..., 2] if b.shape[-1] == 3 else zeros_like(b0)
-    c = stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+    c = array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
     return moveaxis(c, 0, axisc)
 
 
@@ -355,12 +367,14 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
 
 
 # ---------------------------------------------------------------- products, comparisons
+@inner_jit
 def matvec(x1: Any, x2: Any, /) -> Any:
     """Matrix times vector, batched over leading axes (``(..., n, m) @ (..., m)``)."""
     x1, x2 = ensure_arraylike("matvec", x1, x2)
     return vectorize(matmul, signature="(n,m),(m)->(n)")(x1, x2)
 
 
+@inner_jit
 def vecmat(x1: Any, x2: Any, /) -> Any:
     """Vector times matrix, batched over leading axes (``(..., n) @ (..., n, m)``)."""
     x1, x2 = ensure_arraylike("matvec", x1, x2)
@@ -392,23 +406,14 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
 
 
 # ---------------------------------------------------------------- bits
+@inner_jit
 def bitwise_count(x: Any, /) -> Any:
-    """The number of 1 bits in ``|x|``, as uint8. Counted one bit position at a time
-    (XLA has a primitive for this, ``population_count``; edujax has no such primitive)."""
+    """The number of 1 bits in ``|x|``, as uint8 (as NumPy: the absolute value's bits)."""
     x, = promote_args_numeric("bitwise_count", x)
-    if _dtype(x).kind not in "iu":
-        raise TypeError(f"population_count does not accept dtype {_dtype(x)}. Accepted dtypes "
-                        "are subtypes of integer.")
-    x = lax.abs(x) if _dtype(x).kind == "i" else x
-    bits = np.dtype(_dtype(x)).itemsize * 8
-    one = np.asarray(1, _dtype(x))[()]
-    count = lax.full_like(x, 0, dtype=np.uint8)
-    for i in range(bits):
-        bit = lax.bitwise_and(lax.shift_right_logical(x, np.asarray(i, _dtype(x))[()]), one)
-        count = lax.add(count, lax.convert_element_type(bit, np.uint8))
-    return count
+    return lax.population_count(abs(x)).astype("uint8")
 
 
+@inner_jit(static_argnames=("axis", "bitorder"))
 def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     """Pack the truth values of ``a`` into bytes, 8 per uint8 (padding with 0 bits)."""
     arr = ensure_array("packbits", a)
@@ -427,10 +432,13 @@ def packbits(a: Any, axis: int | None = None, bitorder: str = "big") -> Any:
     if remainder:
         arr = lax.pad(arr, np.uint8(0), (arr.ndim - 1) * [(0, 0, 0)] + [(0, 8 - remainder, 0)])
     arr = arr.reshape(arr.shape[:-1] + (arr.shape[-1] // 8, 8))
-    packed = reductions.sum(left_shift(arr, bits), axis=-1, dtype=np.uint8)
+    bits = lax.expand_dims(bits, tuple(range(arr.ndim - 1)))
+    # (the sum of uint8s is a uint32, as in NumPy; then cast back)
+    packed = reductions.sum(left_shift(arr, bits), axis=-1).astype(np.uint8)
     return swapaxes(packed, axis, -1)
 
 
+@inner_jit(static_argnames=("axis", "count", "bitorder"))
 def unpackbits(a: Any, axis: int | None = None, count: int | None = None,
                bitorder: str = "big") -> Any:
     """Unpack each uint8 of ``a`` into its 8 bits (0 or 1), most significant first

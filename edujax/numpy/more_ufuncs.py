@@ -14,11 +14,12 @@ import numpy as np
 
 from edujax import dtypes, lax
 from edujax.custom_derivatives import custom_jvp
-from edujax.inner_jit import inner_jit
-from edujax.numpy import ufuncs
+from edujax.numpy import reductions, ufuncs
+from edujax.numpy.shape_ops import broadcast_arrays
 from edujax.numpy.ufuncs import _dtype, _isnan, _lax_const, _where
 from edujax.numpy.util import (asarray, ensure_arraylike, promote_args_inexact,
-                               promote_args_numeric)
+                               promote_dtypes, promote_dtypes_inexact)
+from edujax.inner_jit import inner_jit
 
 
 def fabs(x: Any, /) -> Any:
@@ -120,6 +121,7 @@ def _full_scalar(value: Any, dtype: np.dtype) -> Any:
 
 
 # ---------------------------------------------------------------- mantissas and exponents
+@inner_jit
 def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
     """(fractional part, integral part), both with the sign of ``x``."""
     x, = promote_args_inexact("modf", x)
@@ -127,81 +129,123 @@ def modf(x: Any, /, out: None = None) -> tuple[Any, Any]:
     return lax.sub(x, whole), whole
 
 
+@inner_jit
 def ldexp(x1: Any, x2: Any, /) -> Any:
-    """``x1 * 2**x2`` for an integer exponent ``x2``."""
+    """``x1 * 2**x2`` for an integer exponent ``x2``.
+
+    As in JAX, ``x1``'s own exponent is split off first (``frexp``) and added to ``x2``:
+    a tiny ``x1`` with a large ``x2`` would otherwise overflow ``2**x2`` on the way."""
     x1, x2 = ensure_arraylike("ldexp", x1, x2)
     x1_dtype, x2_dtype = _dtype(x1), _dtype(x2)
-    if x1_dtype.kind == "c" or x2_dtype.kind not in "iu":
+    if x1_dtype.kind == "c" or x2_dtype.kind in "fc":
         raise ValueError(f"ldexp not supported for input types {(x1_dtype, x2_dtype)}")
     x1, = promote_args_inexact("ldexp", x1)
     x2 = lax.convert_element_type(x2, _dtype(x1))
-    return lax.mul(x1, lax.exp2(x2))
+    m, e = frexp(x1)
+    e = (e.astype(x2.dtype) + x2).astype(x1.dtype)
+    # the exponent may overflow by one and the result still be finite
+    m = _where(e > 0, m * 2, m)
+    e = _where(e > 0, e - 1, e)
+    x = m * (2 ** e.astype(m.dtype))
+    return _where(ufuncs.isinf(x1) | (x1 == 0), x1, x)
 
 
 # ---------------------------------------------------------------- gcd and lcm
-def _gcd_step(xs: tuple) -> tuple:
-    """One round of Euclid's algorithm on every pair that is not finished yet."""
+def _gcd_cond_fn(xs: tuple) -> Any:
+    """Go on while some pair is not finished (its second number is not yet 0)."""
     x1, x2 = xs
-    done = lax.eq(x2, _lax_const(x2, 0))
-    safe_x2 = _where(done, _lax_const(x2, 1), x2)
-    return (_where(done, x1, x2), _where(done, _lax_const(x2, 0), lax.rem(x1, safe_x2)))
+    return reductions.any(x2 != 0)
 
 
-def _any_left(xs: tuple) -> Any:
-    return lax.reduce_or(lax.ne(xs[1], _lax_const(xs[1], 0)), tuple(range(np.ndim(xs[1]))))
+def _gcd_body_fn(xs: tuple) -> tuple:
+    """One round of Euclid's algorithm on every pair: (a, b) becomes (b, a mod b), a
+    finished pair (b == 0) stays as it is; then the larger number goes first."""
+    x1, x2 = xs
+    x1, x2 = (_where(x2 != 0, x2, x1),
+              _where(x2 != 0, lax.rem(x1, x2), _lax_const(x2, 0)))
+    return (_where(x1 < x2, x2, x1), _where(x1 < x2, x1, x2))
 
 
-def gcd(x1: Any, x2: Any, /) -> Any:
+@inner_jit
+def gcd(x1: Any, x2: Any) -> Any:
     """Greatest common divisor, by Euclid's algorithm in a ``while_loop`` (the number of
     rounds depends on the data, so it cannot be a Python loop under jit)."""
-    x1, x2 = promote_args_numeric("gcd", x1, x2)
+    x1, x2 = ensure_arraylike("gcd", x1, x2)
+    x1, x2 = promote_dtypes(x1, x2)
     if _dtype(x1).kind not in "iu":
         raise ValueError("Arguments to jax.numpy.gcd must be integers.")
-    x1, x2 = ufuncs._broadcast_arrays(ufuncs.absolute(x1), ufuncs.absolute(x2))
-    return lax.while_loop(_any_left, _gcd_step, (x1, x2))[0]
+    x1, x2 = broadcast_arrays(x1, x2)
+    gcd, _ = lax.while_loop(_gcd_cond_fn, _gcd_body_fn,
+                            (ufuncs.absolute(x1), ufuncs.absolute(x2)))
+    return gcd
 
 
-def lcm(x1: Any, x2: Any, /) -> Any:
-    """Least common multiple, ``|x1 * (x2 // gcd)|`` (0 if either is 0)."""
-    x1, x2 = promote_args_numeric("lcm", x1, x2)
+@inner_jit
+def lcm(x1: Any, x2: Any) -> Any:
+    """Least common multiple, ``|x1| * (|x2| // gcd)`` (0 if either is 0)."""
+    x1, x2 = ensure_arraylike("lcm", x1, x2)
+    x1, x2 = promote_dtypes(x1, x2)
+    x1, x2 = ufuncs.absolute(x1), ufuncs.absolute(x2)
     if _dtype(x1).kind not in "iu":
         raise ValueError("Arguments to jax.numpy.lcm must be integers.")
     d = gcd(x1, x2)
-    zero = _lax_const(d, 0)
-    return _where(lax.eq(d, zero), zero,
-                  ufuncs.absolute(ufuncs.multiply(x1, ufuncs.floor_divide(x2, d))))
+    return _where(d == 0, _lax_const(d, 0),
+                  ufuncs.multiply(x1, ufuncs.floor_divide(x2, d)))
 
 
 # ---------------------------------------------------------------- the bits of a float
 _INT_OF_SIZE = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
+@inner_jit
 def frexp(x: Any, /) -> tuple[Any, Any]:
     """(mantissa, exponent) with ``x == mantissa * 2**exponent`` and
-    ``0.5 <= |mantissa| < 1``, read from the float's bits: the exponent field, minus the
-    bias, and the mantissa with its exponent field replaced by the bias's. Subnormal
-    numbers are first scaled up so that they have an exponent field to read."""
-    x, = promote_args_inexact("frexp", x)
-    dtype = _dtype(x)
-    if dtype.kind == "c":
+    ``0.5 <= |mantissa| < 1`` (see ``_frexp``)."""
+    x, = ensure_arraylike("frexp", x)
+    x, = promote_dtypes_inexact(x)
+    if _dtype(x).kind == "c":
         raise TypeError("frexp does not support complex-valued inputs")
-    info = np.finfo(dtype)
-    int_type = np.dtype(_INT_OF_SIZE[dtype.itemsize])
+    return _frexp(x)
+
+
+def _normalize_float(x: Any) -> tuple[Any, Any]:
+    """The bits of ``x`` as an integer, and the exponent to add back: a subnormal number
+    is first scaled up by ``2**nmant``, so that it has an exponent field to read."""
+    info = np.finfo(_dtype(x))
+    int_type = _INT_OF_SIZE[info.bits // 8]
+    cond = lax.abs(x) < info.tiny
+    x1 = _where(cond, x * _lax_const(x, 1 << info.nmant), x)
+    x2 = _where(cond, int_type(-info.nmant), int_type(0))
+    return lax.bitcast_convert_type(x1, int_type), x2
+
+
+@custom_jvp
+def _frexp(x: Any) -> tuple[Any, Any]:
+    """Read off the float's bits: the exponent field minus the bias, and the mantissa with
+    its exponent field replaced by the bias's (a number in [0.5, 1)). Infinities, NaNs and
+    zeros are their own mantissa, with exponent 0."""
+    info = np.finfo(_dtype(x))
     mask = (1 << info.nexp) - 1
     bias = 1 - info.minexp
-    tiny = lax.lt(lax.abs(x), _lax_const(x, info.tiny))
-    scaled = _where(tiny, x * _lax_const(x, float(1 << info.nmant)), x)
-    bits = lax.bitcast_convert_type(scaled, int_type)
-    exponent = _where(tiny, np.asarray(-info.nmant, int_type)[()], np.asarray(0, int_type)[()])
-    c = lambda v: np.asarray(v, int_type)[()]  # noqa: E731  (an integer constant of the width)
-    exponent = exponent + (lax.bitwise_and(lax.shift_right_arithmetic(bits, c(info.nmant)),
-                                           c(mask)) - c(bias) + c(1))
-    bits = lax.bitwise_and(bits, c(~(mask << info.nmant)))
-    bits = lax.bitwise_or(bits, c((bias - 1) << info.nmant))
-    mantissa = lax.bitcast_convert_type(bits, dtype)
-    special = ufuncs.isinf(x) | _isnan(x) | lax.eq(x, _lax_const(x, 0))
-    exponent = _where(special, c(0), exponent)
-    return _where(special, x, mantissa), lax.convert_element_type(exponent, np.int32)
+    x1, x2 = _normalize_float(x)
+    x2 = x2 + (((x1 >> info.nmant) & mask) - bias + 1)
+    x1 = x1 & ~(mask << info.nmant)
+    x1 = x1 | ((bias - 1) << info.nmant)
+    x1 = lax.bitcast_convert_type(x1, _dtype(x))
+    cond = ufuncs.isinf(x) | _isnan(x) | (x == 0)
+    x2 = _where(cond, lax.full_like(x2, 0), x2)
+    return _where(cond, x, x1), lax.convert_element_type(x2, np.int32)
+
+
+@_frexp.defjvp
+def _frexp_jvp(primals: tuple, tangents: tuple) -> tuple:
+    """The mantissa moves with ``x`` scaled by ``2**-e``; the exponent, an integer, has
+    no derivative."""
+    (x,), (t,) = primals, tangents
+    m, e = frexp(x)
+    mdot = t * ufuncs.exp2(-e.astype(t.dtype))
+    # NB: JAX gives the integer output a float0 tangent; edujax has no float0 dtype
+    return (m, e), (mdot, lax.full_like(e, 0))
 
 
 def spacing(x: Any, /) -> Any:

@@ -19,7 +19,8 @@ from edujax import dtypes, lax
 from edujax.numpy import reductions
 from edujax.numpy.reductions import _var_promote_types
 from edujax.numpy.ufuncs import _isnan, _where
-from edujax.numpy.util import check_arraylike, ensure_array
+from edujax.inner_jit import inner_jit
+from edujax.numpy.util import ensure_array, ensure_arraylike
 
 
 def _dtype(x: Any) -> np.dtype:
@@ -38,7 +39,7 @@ def _identity_like(a: Any, value: float) -> Any:
 def _nan_reduction(a: Any, name: str, reduction: Callable, identity: float,
                    nan_if_all_nan: bool, **kwargs: Any) -> Any:
     """``reduction`` with NaNs replaced by ``identity`` (see the module docstring)."""
-    check_arraylike(name, a)
+    a, = ensure_arraylike(name, a)
     if not _is_inexact(a):
         return reduction(a, **kwargs)
     out = reduction(_where(_isnan(a), _identity_like(a, identity), a), **kwargs)
@@ -48,62 +49,76 @@ def _nan_reduction(a: Any, name: str, reduction: Callable, identity: float,
     return out
 
 
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
            keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
     """The sum of the elements that are not NaN (0 if there are none)."""
     return _nan_reduction(a, "nansum", reductions.sum, 0, False, axis=axis, dtype=dtype,
-                          keepdims=keepdims, initial=initial, where=where)
+                          out=out, keepdims=keepdims, initial=initial, where=where)
 
 
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, initial: Any = None, where: Any = None) -> Any:
     """The product of the elements that are not NaN (1 if there are none)."""
     return _nan_reduction(a, "nanprod", reductions.prod, 1, False, axis=axis, dtype=dtype,
-                          keepdims=keepdims, initial=initial, where=where)
+                          out=out, keepdims=keepdims, initial=initial, where=where)
 
 
+@inner_jit(static_argnames=("axis", "keepdims"))
 def nanmax(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
            initial: Any = None, where: Any = None) -> Any:
     """The largest element that is not NaN (NaN for an all-NaN slice)."""
     return _nan_reduction(a, "nanmax", reductions.max, -math.inf, initial is None, axis=axis,
-                          keepdims=keepdims, initial=initial, where=where)
+                          out=out, keepdims=keepdims, initial=initial, where=where)
 
 
+@inner_jit(static_argnames=("axis", "keepdims"))
 def nanmin(a: Any, axis: Any = None, out: None = None, keepdims: bool = False,
            initial: Any = None, where: Any = None) -> Any:
     """The smallest element that is not NaN (NaN for an all-NaN slice)."""
     return _nan_reduction(a, "nanmin", reductions.min, math.inf, initial is None, axis=axis,
-                          keepdims=keepdims, initial=initial, where=where)
+                          out=out, keepdims=keepdims, initial=initial, where=where)
 
 
-def _not_nan_count(a: Any, axis: Any, dtype: Any, keepdims: bool, where: Any) -> Any:
-    return reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=dtype,
-                          keepdims=keepdims, where=where)
-
-
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, where: Any = None) -> Any:
     """The mean of the elements that are not NaN: their sum over their count."""
-    check_arraylike("nanmean", a)
+    a, = ensure_arraylike("nanmean", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.nanmean is not supported.")
     if _dtype(a).kind in "biu":
-        return reductions.mean(a, axis, dtype, keepdims=keepdims, where=where)
+        return reductions.mean(a, axis, dtype, out, keepdims, where=where)
     dtype = _dtype(a) if dtype is None else dtypes.canonicalize_dtype(dtype)
-    normalizer = _not_nan_count(a, axis, dtype, keepdims, where)
-    total = nansum(a, axis, dtype=dtype, keepdims=keepdims, where=where)
-    return lax.div(total, normalizer)
+    normalizer = reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, dtype=dtype,
+                                keepdims=keepdims, where=where)
+    return lax.div(nansum(a, axis, dtype=dtype, keepdims=keepdims, where=where), normalizer)
 
 
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
-           keepdims: bool = False, where: Any = None) -> Any:
+           keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
     """The variance of the elements that are not NaN; NaN where fewer than ``ddof + 1``
-    remain."""
-    a = ensure_array("nanvar", a)
+    remain. ``mean``: the mean, if already known."""
+    a, = ensure_arraylike("nanvar", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.nanvar is not supported.")
     computation_dtype, dtype = _var_promote_types(
         _dtype(a), None if dtype is None else dtypes.canonicalize_dtype(dtype))
-    a = lax.convert_element_type(a, computation_dtype)
-    a_mean = nanmean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
-    centered = lax.square(_where(_isnan(a), _identity_like(a, 0), lax.sub(a, a_mean)))
-    normalizer = _not_nan_count(a, axis, None, keepdims, where) - ddof
+    a = lax.asarray(a).astype(computation_dtype)
+    if mean is None:
+        mean = nanmean(a, axis, dtype=computation_dtype, keepdims=True, where=where)
+    else:
+        mean = ensure_arraylike("nanvar", mean)[0].astype(computation_dtype)
+    centered = _where(_isnan(a), 0, lax.sub(a, mean))  # the double-where trick for gradients
+    if _dtype(centered).kind == "c":
+        centered = lax.real(lax.mul(centered, lax.conj(centered)))
+    else:
+        centered = lax.square(centered)
+    normalizer = reductions.sum(lax.bitwise_not(_isnan(a)), axis=axis, keepdims=keepdims,
+                                where=where)
+    normalizer = normalizer - ddof
     empty = lax.le(normalizer, np.asarray(0, _dtype(normalizer))[()])
     result = reductions.sum(centered, axis, keepdims=keepdims, where=where)
     result = _where(empty, np.nan, result)
@@ -112,12 +127,15 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: 
     return lax.convert_element_type(result, dtype)
 
 
+@inner_jit(static_argnames=("axis", "dtype", "keepdims"))
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int = 0,
-           keepdims: bool = False, where: Any = None) -> Any:
+           keepdims: bool = False, where: Any = None, mean: Any = None) -> Any:
     """The square root of ``nanvar``."""
-    check_arraylike("nanstd", a)
+    a, = ensure_arraylike("nanstd", a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.nanstd is not supported.")
     return lax.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
-                           where=where))
+                           where=where, mean=mean))
 
 
 def _nan_arg_reduction(name: str, arg_fn: Callable, fill: float, a: Any, axis: Any,
@@ -143,17 +161,15 @@ def nanargmin(a: Any, axis: int | None = None, out: None = None,
     return _nan_arg_reduction("nanargmin", reductions.argmin, math.inf, a, axis, keepdims)
 
 
-def _nan_cumulative(name: str, cumulative: Callable, identity: float) -> Callable:
-    def fn(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
-        check_arraylike(name, a)
-        if _is_inexact(a):
-            a = _where(_isnan(a), _identity_like(a, identity), a)
-        return cumulative(a, axis, dtype)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"``{cumulative.__name__}`` with NaNs counted as {identity} (a running "
-                  "result that skips them).")
-    return fn
+@inner_jit(static_argnames=("axis", "dtype"))
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    """``cumsum`` with NaNs counted as 0 (a running sum that skips them)."""
+    return reductions._cumulative_reduction("nancumsum", lax.cumsum, a, axis, dtype,
+                                            fill_nan=True, fill_value=0)
 
 
-nancumsum = _nan_cumulative("nancumsum", reductions.cumsum, 0)
-nancumprod = _nan_cumulative("nancumprod", reductions.cumprod, 1)
+@inner_jit(static_argnames=("axis", "dtype"))
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: None = None) -> Any:
+    """``cumprod`` with NaNs counted as 1 (a running product that skips them)."""
+    return reductions._cumulative_reduction("nancumprod", lax.cumprod, a, axis, dtype,
+                                            fill_nan=True, fill_value=1)

@@ -184,10 +184,12 @@ def _roots_with_zeros(p: Any, num_leading_zeros: Any) -> Any:
                   complex(np.nan, np.nan))
 
 
+@inner_jit
 def poly(seq_of_zeros: Any) -> Any:
     """The monic polynomial whose roots are ``seq_of_zeros``: the product of the
     factors ``(x - r)``, one convolution per root."""
-    seq_of_zeros, = promote_dtypes_inexact(ensure_array("poly", seq_of_zeros))
+    seq_of_zeros, = ensure_arraylike("poly", seq_of_zeros)
+    seq_of_zeros, = promote_dtypes_inexact(seq_of_zeros)
     zeros_arr = atleast_1d(seq_of_zeros)
     sh = zeros_arr.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
@@ -219,6 +221,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:
     return power(x[..., None], expand_dims(iota, tuple(range(x.ndim))))
 
 
+@inner_jit(static_argnames=("deg", "rcond", "full", "cov"))
 def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = False,
             w: Any = None, cov: bool = False) -> Any:
     """The coefficients of the degree-``deg`` polynomial closest to the points (x, y)
@@ -242,7 +245,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     if x_arr.shape[0] != y_arr.shape[0]:
         raise TypeError("expected x and y to have same length")
     if rcond is None:
-        rcond = len(x_arr) * float(np.finfo(_inexact(x_arr.dtype)).eps)
+        rcond = len(x_arr) * float(np.finfo(x_arr.dtype).eps)  # (an int x: NumPy's error)
     lhs, rhs = vander(x_arr, order), y_arr
     if w is not None:
         w_arr, = promote_dtypes_inexact(w)
@@ -273,16 +276,15 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     return c
 
 
-def _inexact(dtype: Any) -> Any:
-    return dtype if np.dtype(dtype).kind in "fc" else np.float32
-
-
 def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Any:
     """``filt`` without its leading ('f') and/or trailing ('b') zeros (along every axis,
     or those in ``axis``). The result's length depends on the values: they must be
     concrete."""
     filt = ensure_array("trim_zeros", filt)
-    if isinstance(filt, core.Tracer):
+    # A tracer may still know its value (under grad, not under jit): its value decides
+    # where to cut, and the cut itself is an ordinary, differentiable slice.
+    concrete = filt.to_concrete_value() if isinstance(filt, core.Tracer) else filt
+    if concrete is None:
         raise ConcretizationTypeError(filt, "Error arose in the `filt` argument of trim_zeros()")
     axes = (range(filt.ndim) if axis is None else
             [canonicalize_axis(a, filt.ndim) for a in (axis if isinstance(axis, (list, tuple))
@@ -290,7 +292,7 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: int | Sequence[int] | None = N
     axis_set = set(axes)
     if not axis_set or ("f" not in trim.lower() and "b" not in trim.lower()):
         return filt
-    values = np.asarray(filt)
+    values = np.asarray(concrete)
 
     def _get_slice(ax: int) -> slice:
         if ax not in axis_set:

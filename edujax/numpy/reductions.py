@@ -423,16 +423,20 @@ def argmin(a: Any, axis: int | None = None, out: None = None, keepdims: bool | N
 
 # ---------------------------------------------------------------- cumulative reductions
 def _cumulative_reduction(name: str, lax_fn: Callable, a: Any, axis: int | None,
-                          dtype: Any, promote_integers: bool = False) -> Any:
+                          dtype: Any, promote_integers: bool = False, fill_nan: bool = False,
+                          fill_value: Any = 0) -> Any:
     """Running sums or products along ``axis`` (the flattened array if axis is None).
 
     Bools are accumulated as int32. An explicit ``dtype=bool`` accumulates in int32
     too (lax has no bool cumsum) and converts back, so it answers "was any so far?".
+    ``fill_nan``: NaNs count as ``fill_value`` (nancumsum, nancumprod).
     """
     a = _ensure_array(name, a)
     if axis is None or np.ndim(a) == 0:
         a = lax.reshape(a, (int(np.size(a)),))
     axis = canonicalize_axis(0 if axis is None else axis, np.ndim(a))
+    if fill_nan:
+        a = _where(lax.ne(a, a), np.asarray(fill_value, _dtype(a))[()], a)
     if dtype is None:
         result_dtype = _dtype(a)
         if promote_integers or result_dtype == dtypes.bool_:

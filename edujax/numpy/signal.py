@@ -1,11 +1,10 @@
 """1-D signal processing: convolve, correlate, interp, unwrap and the window functions
 (bartlett, blackman, hamming, hanning).
 
-``convolve`` and ``correlate`` slide one sequence along the other. JAX hands them to XLA's
-convolution primitive (``lax.conv_general_dilated``); edujax writes the same sliding
-window as plain array operations: pad, gather every window into a matrix (row k holds
-``x[k:k+m]``), and multiply that matrix by the kernel. This costs n*m memory, but it is
-made of ``pad``, ``gather`` and ``dot_general``, so grad and vmap need nothing new.
+``convolve`` and ``correlate`` slide one sequence along the other. As JAX does, they hand
+the work to the convolution primitive (``lax.conv_general_dilated``): the two sequences
+become a batch of one, with one channel, and the padding says which part of the full
+result to keep.
 """
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from edujax import core, dtypes, lax
 from edujax.errors import ConcretizationTypeError
 from edujax.inner_jit import inner_jit
 from edujax.numpy import reductions
+from edujax.numpy.complex_numbers import conj
 from edujax.numpy.differences import diff
 from edujax.numpy.shape_ops import concatenate, flip
 from edujax.numpy.sorting import searchsorted
@@ -24,55 +24,58 @@ from edujax.numpy.ufuncs import _where, absolute, clip, cos, remainder
 from edujax.numpy.util import ensure_arraylike, promote_dtypes, promote_dtypes_inexact
 
 
-def _sliding_dot(x: Any, y: Any, padding: tuple[int, int]) -> Any:
-    """``out[k] = sum_j xpad[k + j] * y[j]``: cross-correlation of the zero-padded
-    ``x`` with ``y`` (what XLA's convolution computes)."""
-    x = lax.pad(x, np.zeros((), x.dtype)[()], [(padding[0], padding[1], 0)])
-    m = y.shape[0]
-    n_out = x.shape[0] - m + 1
-    windows = np.arange(n_out)[:, None] + np.arange(m)[None, :]  # static: a gather's indices
-    return lax.dot(x[windows], y)
-
-
-def _conv(x: Any, y: Any, mode: str, op: str) -> Any:
+@inner_jit(static_argnames=("mode", "op", "precision", "preferred_element_type"))
+def _conv(x: Any, y: Any, mode: str, op: str, precision: Any,
+          preferred_element_type: Any = None) -> Any:
     if np.ndim(x) != 1 or np.ndim(y) != 1:
         raise ValueError(f"{op}() only support 1-dimensional inputs.")
-    x, y = promote_dtypes_inexact(x, y)
+    if preferred_element_type is None:
+        x, y = promote_dtypes_inexact(x, y)  # NumPy's default for convolutions
+    else:
+        x, y = promote_dtypes(x, y)
     if x.shape[0] == 0 or y.shape[0] == 0:
         raise ValueError(f"{op}: inputs cannot be empty, got shapes {x.shape} and {y.shape}.")
-    reverse = False
+    out_order = slice(None)
     if op == "correlate":
+        y = conj(y)
         if x.shape[0] < y.shape[0]:  # correlation is not symmetric: swap, then reverse
-            x, y, reverse = y, x, True
-    else:
+            x, y = y, x
+            out_order = slice(None, None, -1)
+    elif op == "convolve":
         if x.shape[0] < y.shape[0]:
             x, y = y, x
         y = flip(y)  # a convolution is a correlation with the kernel reversed
     m = y.shape[0]
     if mode == "valid":
-        padding = (0, 0)
+        padding = [(0, 0)]
     elif mode == "same":
-        padding = (m // 2, m - m // 2 - 1)
+        padding = [(m // 2, m - m // 2 - 1)]
     elif mode == "full":
-        padding = (m - 1, m - 1)
+        padding = [(m - 1, m - 1)]
     else:
         raise ValueError("mode must be one of ['full', 'same', 'valid']")
-    result = _sliding_dot(x, y, padding)
-    return flip(result) if reverse else result
+    result = lax.conv_general_dilated(x[None, None, :], y[None, None, :], (1,), padding,
+                                      precision=precision,
+                                      preferred_element_type=preferred_element_type)
+    return result[0, 0, out_order]
 
 
+@inner_jit(static_argnames=("mode", "precision", "preferred_element_type"))
 def convolve(a: Any, v: Any, mode: str = "full", *, precision: Any = None,
              preferred_element_type: Any = None) -> Any:
     """The discrete convolution of two 1-D sequences, ``sum_j a[j] * v[k - j]``."""
     a, v = ensure_arraylike("convolve", a, v)
-    return _conv(a, v, mode, "convolve")
+    return _conv(a, v, mode=mode, op="convolve", precision=precision,
+                 preferred_element_type=preferred_element_type)
 
 
+@inner_jit(static_argnames=("mode", "precision", "preferred_element_type"))
 def correlate(a: Any, v: Any, mode: str = "valid", *, precision: Any = None,
               preferred_element_type: Any = None) -> Any:
-    """The cross-correlation of two 1-D sequences, ``sum_j a[k + j] * v[j]``."""
+    """The cross-correlation of two 1-D sequences, ``sum_j a[k + j] * conj(v[j])``."""
     a, v = ensure_arraylike("correlate", a, v)
-    return _conv(a, v, mode, "correlate")
+    return _conv(a, v, mode=mode, op="correlate", precision=precision,
+                 preferred_element_type=preferred_element_type)
 
 
 # ---------------------------------------------------------------- interpolation
@@ -150,11 +153,14 @@ def _periodic(x: Any, xp: Any, fp: Any, period: Any) -> tuple[Any, Any, Any]:
     return x, xp, fp
 
 
+@inner_jit(static_argnames=("axis",))
 def unwrap(p: Any, discont: Any = None, axis: int = -1, period: Any = 2 * np.pi) -> Any:
     """Undo jumps larger than ``discont`` (by default half a period) between neighbours
     by adding multiples of ``period``: phase angles become a continuous curve."""
     p, = ensure_arraylike("unwrap", p)
     p, period = promote_dtypes(p, period)
+    if not isinstance(period, core.Tracer):
+        period = lax.stage(period)  # the default period: JAX's promotion stages it (lax.stage)
     if p.dtype.kind == "c":
         raise ValueError("jnp.unwrap does not support complex inputs.")
     if p.shape[axis] == 0:

@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from edujax import core, lax
+from edujax import autodiff, core, lax
 from edujax import numpy as jnp
-from edujax.autodiff import jvp
 from edujax.custom_derivatives import custom_jvp
 from edujax.lax.elementwise import _const as _lax_const
 from edujax.inner_jit import inner_jit
@@ -194,46 +193,39 @@ def zeta(x: Any, q: Any = None) -> Any:
     return lax.zeta(x, q)
 
 
-# Taylor coefficients of the Euler-Maclaurin remainder (Johansson 2015, formula 5):
-# (2k)! / B_2k for k = 1..16.
+# Taylor coefficients of the Euler-Maclaurin tail: (2j)! / B_2j for j = 1 .. 15.
 _BERNOULLI_COEFS = np.array([
     12, -720, 30240, -1209600, 47900160, -1307674368000 / 691, 74724249600,
-    -10670622842880000 / 3617, 5109094217170944000 / 43867, -802857662698291200000 / 174611,
-    14101100039391805440000 / 77683, -1693824136731743669452800000 / 236364091,
-    186134520519971831808000000 / 657931, -37893265687455865519472640000000 / 3392780147,
+    -10670622842880000 / 3617, 5109094217170944000 / 43867,
+    -802857662698291200000 / 174611, 14101100039391805440000 / 77683,
+    -1693824136731743669452800000 / 236364091, 186134520519971831808000000 / 657931,
+    -37893265687455865519472640000000 / 3392780147,
     759790291646040068357842010112000000 / 1723168255201,
-    -134196726836183700385281186201600000000 / 7709321041217,
-])
+    -134196726836183700385281186201600000000 / 7709321041217])
 
 
-def _zeta_series_expansion(x: Any, q: Any = None) -> Any:
-    """zeta(x, q) as a differentiable formula: N terms of the sum, then the Euler-Maclaurin
-    integral and correction terms (Johansson, "Rigorous high-precision computation of the
-    Hurwitz zeta function and its derivatives", 2015). zeta has no closed-form derivative;
-    this formula's is what JAX's custom JVP uses."""
-    if q is None:
-        raise NotImplementedError("Riemann zeta function not implemented; pass q != None to "
-                                  "compute the Hurwitz Zeta function.")
-    s, a = promote_args_inexact("zeta", x, q)
-    dtype = lax.dtype(a).type
+def _zeta_series(x: Any, q: Any) -> Any:
+    """zeta(x, q) as differentiable jnp code (Euler-Maclaurin, Johansson 2015, formula 5):
+    the first N terms, the integral of the rest, and a correction from Bernoulli numbers.
+    The zeta primitive has no derivative rule (nor has JAX's), so zeta's derivatives in
+    both arguments are this series' derivatives, as in JAX."""
+    s, a = _promote("zeta", x, q)
+    dtype = core.get_aval(a).dtype.type
     s_, a_ = jnp.expand_dims(s, -1), jnp.expand_dims(a, -1)
-    N = M = dtype(8) if lax.dtype(a) == np.float32 else dtype(16)  # the precision
-    k = jnp.expand_dims(np.arange(N, dtype=N.dtype), tuple(range(a.ndim)))
-    S = jnp.sum((a_ + k) ** -s_, -1)
-    I = lax.div((a + N) ** (dtype(1) - s), s - dtype(1))  # noqa: E741 - the paper's name
-    T0 = (a + N) ** -s
-    m = jnp.expand_dims(np.arange(2 * M, dtype=M.dtype), tuple(range(s.ndim)))
-    s_over_a = (s_ + m) / (a_ + N)
-    T1 = jnp.cumprod(s_over_a, -1)[..., ::2]
-    T1 = jnp.clip(T1, max=np.finfo(dtype).max)
-    coefs = np.expand_dims(np.array(_BERNOULLI_COEFS[:T1.shape[-1]], dtype=dtype),
+    n = m = dtype(8) if core.get_aval(a).dtype == np.float32 else dtype(16)
+    k = jnp.expand_dims(np.arange(n, dtype=n.dtype), tuple(range(a.ndim)))
+    head = jnp.sum((a_ + k) ** -s_, -1)
+    integral = lax.div((a + n) ** (dtype(1) - s), s - dtype(1))
+    t0 = (a + n) ** -s
+    j = jnp.expand_dims(np.arange(2 * m, dtype=m.dtype), tuple(range(s.ndim)))
+    t1 = jnp.cumprod((s_ + j) / (a_ + n), -1)[..., ::2]
+    t1 = jnp.clip(t1, max=jnp.finfo(dtype).max)
+    coefs = np.expand_dims(np.array(_BERNOULLI_COEFS[:t1.shape[-1]], dtype=dtype),
                            tuple(range(a.ndim)))
-    T1 = T1 / coefs
-    T = T0 * (dtype(0.5) + T1.sum(-1))
-    return S + I + T
+    return head + integral + t0 * (dtype(0.5) + (t1 / coefs).sum(-1))
 
 
-zeta.defjvp(partial(jvp, _zeta_series_expansion))
+zeta.defjvp(partial(autodiff.jvp, _zeta_series))
 
 
 def multigammaln(a: Any, d: int) -> Any:

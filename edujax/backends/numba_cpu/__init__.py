@@ -4,7 +4,8 @@ How ``jit(f)(x)`` runs here, file by file:
 
 1. ``inline.py``    flattens the jaxpr: calls of nested jitted functions (and custom_jvp /
                     custom_vjp bodies) are pasted in, unused equations are dropped; random
-                    keys become uint32 words and the key primitives threefry (``keys.py``).
+                    keys become uint32 words and the key primitives threefry (``keys.py``);
+                    a ``split`` becomes one ``slice`` per piece.
 2. ``fusion.py``    cuts the equations into *steps*: fusion groups (elementwise work over
                     one shape, optionally ending in reductions) and everything else
                     (matrix products, control flow, gathers and scatters, primitives without

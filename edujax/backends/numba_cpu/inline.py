@@ -9,6 +9,9 @@ such body into the outer jaxpr (with fresh variables: the same body may be paste
 Random keys become their uint32 words, and the key primitives the threefry programs that
 compute them (``keys.py``), so that random numbers are computed in compiled kernels too.
 
+``split`` (how reverse mode cuts a concatenate's cotangent) becomes one ``slice`` per
+piece, as XLA lowers it: slices are views the fused loops read through.
+
 Equations whose operands are all literals (``div 1.0 8.0``, from ``jnp.mean``'s gradient)
 are computed right away with their reference rule: constant folding.
 
@@ -30,6 +33,7 @@ import numpy as np
 from edujax import core
 from edujax.backends.numba_cpu import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from edujax.lax.shape import slice_p
 
 # Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
 CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",
@@ -82,6 +86,8 @@ class _Builder:
                 outs = invars
             elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
                 outs = rewritten  # keys as words, threefry as elementwise equations
+            elif name == "split":
+                outs = self._split_as_slices(eqn, invars[0])
             elif (folded := fold_constants(eqn, invars)) is not None:
                 outs = [folded]
             else:
@@ -89,6 +95,21 @@ class _Builder:
                 self.eqns.append(eqn.replace(invars=invars, outvars=outs))
             env.update(zip(eqn.outvars, outs))
         return [read(v) for v in jaxpr.outvars]
+
+    def _split_as_slices(self, eqn: JaxprEqn, operand: Any) -> list:
+        """``a b = split[axis=1 sizes=(1, 2)] x``: a = x[:, 0:1], b = x[:, 1:3]."""
+        shape, axis = eqn.invars[0].aval.shape, eqn.params["axis"]
+        outs, start = [], 0
+        for v in eqn.outvars:
+            starts, limits = [0] * len(shape), list(shape)
+            starts[axis], limits[axis] = start, start + v.aval.shape[axis]
+            out = Var(v.aval)
+            self.eqns.append(JaxprEqn([operand], [out], slice_p, {
+                "start_indices": tuple(starts), "limit_indices": tuple(limits),
+                "strides": None}))
+            outs.append(out)
+            start = limits[axis]
+        return outs
 
     def _paste_call(self, body: ClosedJaxpr, args: list) -> list:
         inner = body.jaxpr

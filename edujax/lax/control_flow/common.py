@@ -12,11 +12,11 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.array import Array
-from edujax.core import Primitive, ShapedArray, Tracer
+from edujax.core import ShapedArray, Tracer
 from edujax.interpreters import ad
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import forwarding_rules, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, eval_jaxpr, jaxpr_as_fun
-from edujax.lax.base import broadcast_in_dim_p, convert_element_type, convert_element_type_p
+from edujax.lax.base import convert_element_type
 from edujax.lax.control_flow.tracing import _fun_sourceinfo, _with_jaxpr
 from edujax.tree_util import (PyTreeDef, equality_errors, keystr, tree_flatten_with_path,
                               tree_unflatten)
@@ -148,32 +148,13 @@ def _batch_dims(batched: Sequence[bool]) -> list[int | None]:
 # input are not computed by the primitive, and loop state that never changes is
 # turned into a constant. We do the same, so that the printed jaxprs match.
 
-def _is_noop_convert(eqn: JaxprEqn) -> bool:
-    aval = eqn.invars[0].aval
-    return (eqn.params["new_dtype"] == aval.dtype and eqn.params["weak_type"] == aval.weak_type
-            and eqn.params.get("sharding") is None)
-
-
-def _is_noop_broadcast(eqn: JaxprEqn) -> bool:
-    return (tuple(eqn.params["shape"]) == eqn.invars[0].aval.shape
-            and eqn.params.get("sharding") is None)
-
-
-# Equations whose output may be the same value as their first input (JAX's
-# pe.forwarding_rules). NB: JAX keeps this table in partial_eval.py.
-_forwarding_rules: dict[Primitive, Callable[[JaxprEqn], bool]] = {
-    convert_element_type_p: _is_noop_convert,
-    broadcast_in_dim_p: _is_noop_broadcast,
-}
-
-
 def _forwarding(jaxpr: Jaxpr) -> list[int | None]:
     """For each output, the index of the input it merely passes on (or None)."""
     source: dict[Var, Var] = {v: v for v in jaxpr.invars}
     for eqn in jaxpr.eqns:
-        rule = _forwarding_rules.get(eqn.primitive)
+        rule = forwarding_rules.get(eqn.primitive)
         x = eqn.invars[0] if eqn.invars else None
-        if rule is not None and type(x) is Var and rule(eqn):
+        if rule is not None and type(x) is Var and rule(x.aval, **eqn.params):
             source[eqn.outvars[0]] = source.get(x, x)
     index = {v: i for i, v in enumerate(jaxpr.invars)}
     return [None if type(v) is Literal else index.get(source.get(v)) for v in jaxpr.outvars]
