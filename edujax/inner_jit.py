@@ -65,8 +65,11 @@ from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 stage_jit_call: Callable[[ClosedJaxpr, list, str], list] | None = None
 
 # How many signatures each function keeps. A notebook uses a handful; the bound only keeps
-# a long-running program that traces many shapes from growing without end.
-_CACHE_SIZE = 64
+# a long-running program that traces many shapes from growing without end. It is large (as
+# JAX's caches are): a jaxpr cached in one function's body (gcd's, say) keeps the inner
+# jaxprs it was built with, and those must still be the cached ones when another function
+# traces the same signature, or the printer sees two objects and cannot share them.
+_CACHE_SIZE = 4096
 
 
 def _unhashable_static(values: list) -> ValueError:
