@@ -14,6 +14,7 @@ body; the interesting part is its JVP rule:
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -168,6 +169,19 @@ def _custom_jvp_call_batch(args, dims, *, call_jaxpr, jvp, name, symbolic_zeros)
 batching.batching_rules[custom_jvp_call_p] = _custom_jvp_call_batch
 
 
+def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
+    """The arguments as positions only, defaults filled in (JAX's ``resolve_kwargs``): the
+    rules take primals by position, so ``log_ndtr(x)`` is called as ``log_ndtr(x, 3)``."""
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+    except ValueError:  # a builtin without a signature: positions only, as given
+        return args
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError("keyword arguments could not be resolved to positions")
+    return bound.args
+
+
 class custom_jvp:
     """A function with a hand-written JVP rule (``@f.defjvp``).
 
@@ -195,10 +209,11 @@ class custom_jvp:
             return ans, functools.reduce(lambda a, b: a + b, parts)
         self.defjvp(jvp)
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
                                  "using defjvp.")
+        args = _resolve_kwargs(self.fun, args, kwargs)
         if core._state.trace is core.eval_trace:
             # nothing is being transformed: just run it (on typed values, as JAX's
             # TypedFloat: the function may ask a Python scalar argument for its dtype)

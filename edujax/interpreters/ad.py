@@ -304,13 +304,18 @@ def _dce(closed: ClosedJaxpr) -> ClosedJaxpr:
 
 
 # ------------------------------------------------------------------ transposition
-def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list) -> list:
+def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list,
+                  accumulators: dict[int, Any] | None = None) -> list:
     """Transpose a linear jaxpr: from output cotangents to input cotangents.
 
     ``args`` holds an ``UndefinedPrimal`` for each linear input. Equations whose
     inputs are all known (residual arithmetic) are evaluated forward first; the
     linear ones are then transposed in reverse order. A variable used twice
     receives two cotangents, summed with ``add_any`` as they arrive.
+
+    ``accumulators`` maps (linear) input positions to cotangents they start from: what
+    arrives for that input is added to it as it arrives (a scan's transposed body sums
+    its constants' cotangents over the iterations so, as JAX's accumulators do).
     """
     known: dict = dict(zip(jaxpr.constvars, consts))
     known.update((v, a) for v, a in zip(jaxpr.invars, args) if not is_undefined_primal(a))
@@ -332,7 +337,7 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list) 
         else:
             linear_eqns.append(eqn)
 
-    cts: dict = {}
+    cts: dict = {jaxpr.invars[i]: ct for i, ct in (accumulators or {}).items()}
 
     def write(v: Any, ct: Any) -> None:
         if type(v) is Literal or ct is None or type(ct) is Zero:

@@ -134,6 +134,8 @@ lax_ops: dict[str, Callable] = {}
 
 
 def moveaxis(x: Any, src: int | None, dst: int) -> Any:
+    ndim = np.ndim(x)
+    src, dst = src % ndim, dst % ndim  # (negative axes count from the end, as in JAX)
     if src == dst:
         return x
     perm = [i for i in range(np.ndim(x)) if i != src]

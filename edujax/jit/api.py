@@ -118,6 +118,23 @@ def _output_array(o: Any, aval: Any) -> Array:
     return Array(np.asarray(o, dtype=aval.dtype), aval.weak_type)
 
 
+def _stage_scalars(tree: Any) -> Any:
+    """``tree`` with each Python or NumPy scalar leaf made a literal tracer of the current
+    trace (a cast of it to its own dtype, which the staging trace folds into a literal)."""
+    leaves, treedef = tree_flatten(tree)
+    staged = [_as_literal_tracer(x) if type(x) in dtypes.python_scalar_types
+              or isinstance(x, np.generic) else x for x in leaves]
+    return tree_unflatten(treedef, staged)
+
+
+def _as_literal_tracer(x: Any) -> Any:
+    trace = core.current_trace()
+    if hasattr(trace, "new_literal"):  # a staging trace: the scalar, printed as given
+        dtype, weak = dtypes.dtype_and_weak(x)
+        return trace.new_literal(x, core.ShapedArray((), dtype, weak_type=weak))
+    return x
+
+
 class _Call:
     """One call's arguments, split into static values and flat dynamic leaves."""
 
@@ -152,10 +169,13 @@ class JitWrapped:
     """The object ``jit(f)`` returns: call it like ``f``; inspect its cache."""
 
     def __init__(self, fun: Callable, static_argnums: Any = (), static_argnames: Any = (),
-                 donate_argnums: Any = (), **options: Any):
+                 donate_argnums: Any = (), inline: bool = False, **options: Any):
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
         self._fun = fun
+        # ``inline=True``: called while tracing, the body's equations go straight into the
+        # caller's jaxpr (no ``jit`` equation), as JAX inlines such a jit; eagerly it compiles.
+        self._inline = inline
         self._name = func_name(fun)
         nums, names, self._positional = _static_positions(
             fun, _as_tuple(static_argnums), _as_tuple(static_argnames))
@@ -210,6 +230,8 @@ class JitWrapped:
                     cache.count_hit(entry)
                     cache.entries.move_to_end(entry.key)  # keep the LRU order true
                     return self._run(entry, [a._value for a in args])
+        if self._inline and core._state.trace is not core.eval_trace:
+            return self._call_inline(args, kwargs)
         call = _Call(self, args, kwargs)
         if core._state.trace is not core.eval_trace:
             return self._call_traced(call)
@@ -218,6 +240,17 @@ class JitWrapped:
             entry.flat_key = flat_key
             self._cache.flat[flat_key] = entry
         return self._run(entry, list(map(_leaf_value, call.leaves)))
+
+    def _call_inline(self, args: tuple, kwargs: dict) -> Any:
+        """The body traced right into the caller's jaxpr. As JAX traces an inlined jit on
+        abstract inputs, a Python or NumPy scalar passed to a dynamic argument is made a
+        (literal) tracer first: what the body computes from it is staged, not folded."""
+        nums, names = self._static_argnums, self._static_argnames
+        n = len(args)
+        static_pos = {i % n for i in nums if -n <= i < n}
+        args = tuple(a if i in static_pos else _stage_scalars(a) for i, a in enumerate(args))
+        kwargs = {k: v if k in names else _stage_scalars(v) for k, v in kwargs.items()}
+        return self._fun(*args, **kwargs)
 
     def _call_checking_nans(self, args: tuple, kwargs: dict) -> Any:
         """jax_debug_nans: the compiled call's outputs are checked; on a NaN, ``f`` runs again
@@ -406,8 +439,9 @@ def jit(fun: Callable | None = None, *, static_argnums: Any = (), static_argname
     """
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
-                                 static_argnames=static_argnames, donate_argnums=donate_argnums)
-    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums)
+                                 static_argnames=static_argnames, donate_argnums=donate_argnums,
+                                 inline=inline)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, inline=inline)
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import dce_jaxpr, dce_rules, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, Var, run_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, run_jaxpr
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
 
 jit_p = Primitive("jit")
@@ -171,9 +171,9 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
     n_tangents = _tangent_outputs.get(jaxpr, 0)
     n_out = len(jaxpr.out_avals)
     instantiate = [i >= n_out - n_tangents for i in range(n_out)]
-    split = _drop_unused_residuals(partial_eval_jaxpr(
+    split = _drop_unused_residuals(_constants_to_unknown_side(partial_eval_jaxpr(
         jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
-        literal_residuals=True))
+        literal_residuals=True)))
     # Known outputs that are just known inputs passed through are not jit outputs either,
     # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
     num_known_out = split.out_unknowns.count(False)
@@ -186,6 +186,55 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
     known = _prune_outputs(split.known, [f is None and g is None
                                          for f, g in zip(in_fwd, out_fwd)])
     return split, known, split.unknown, in_fwd, out_fwd
+
+
+def _constants_to_unknown_side(split: Any) -> Any:
+    """A residual computed from literals alone that only a ``scan`` of the unknown jaxpr
+    reads (the zero tangent scan's JVP instantiates for a carry, ``broadcast_in_dim 0.0``)
+    is recomputed by the unknown jaxpr rather than passed to it: JAX linearizes scan with
+    a rule of its own, which makes such zeros on the tangent side in the first place.
+    (Other JVP rules' zeros, select_n's say, are made on the known side in JAX too.)"""
+    known, unknown = split.known.jaxpr, split.unknown.jaxpr
+    readers: dict = {}
+    for e in unknown.eqns:
+        for a in e.invars:
+            if type(a) is Var:
+                readers.setdefault(a, set()).add(e.primitive.name)
+    num_known_out = split.out_unknowns.count(False)
+    producer = {v: e for e in known.eqns for v in e.outvars}
+    used_in_known = {v for e in known.eqns for v in e.invars if type(v) is Var}
+    used_in_known.update(v for v in known.outvars[:num_known_out] if type(v) is Var)
+    computed = iter(known.outvars[num_known_out:])
+    moved: dict[int, JaxprEqn] = {}
+    for k, fwd in enumerate(split.res_forwarded):
+        if fwd is not None:
+            continue
+        v = next(computed)
+        eqn = producer.get(v)
+        if (eqn is not None and len(eqn.outvars) == 1 and v not in used_in_known
+                and all(type(a) is not Var for a in eqn.invars)
+                and readers.get(unknown.invars[k]) == {"scan"}):
+            moved[k] = eqn
+    if not moved:
+        return split
+    keep = [k not in moved for k in range(len(split.res_forwarded))]
+    computed_keep = [keep[k] for k, f in enumerate(split.res_forwarded) if f is None]
+    outvars = known.outvars[:num_known_out] + [
+        v for v, kp in zip(known.outvars[num_known_out:], computed_keep) if kp]
+    moved_ids = {id(e) for e in moved.values()}
+    known = Jaxpr(known.constvars, known.invars, outvars,
+                  [e for e in known.eqns if id(e) not in moved_ids], known.debug_info)
+    n_res = len(split.res_forwarded)
+    new_eqns = [moved[k].replace(outvars=[unknown.invars[k]]) for k in sorted(moved)]
+    unknown = Jaxpr(unknown.constvars,
+                    [v for v, kp in zip(unknown.invars[:n_res], keep) if kp]
+                    + unknown.invars[n_res:], unknown.outvars, new_eqns + unknown.eqns,
+                    unknown.debug_info)
+    return split._replace(
+        known=ClosedJaxpr(known, split.known.consts),
+        unknown=ClosedJaxpr(unknown, split.unknown.consts),
+        res_avals=[a for a, kp in zip(split.res_avals, keep) if kp],
+        res_forwarded=[f for f, kp in zip(split.res_forwarded, keep) if kp])
 
 
 def _drop_unused_residuals(split: Any) -> Any:

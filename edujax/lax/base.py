@@ -59,6 +59,9 @@ def _convert_fold(x: Any, *, new_dtype: np.dtype, weak_type: bool, sharding: Any
     if np.ndim(x) or not (type(x) in dtypes.python_scalar_types
                           or isinstance(x, (np.ndarray, np.generic))):
         return None
+    if type(x) in dtypes.python_scalar_types and \
+            dtypes.dtype_and_weak(x) == (new_dtype, weak_type):
+        return x  # nothing to cast: 0.01 stays 0.01 (not float32(0.01) = 0.0099999997...)
     value = _convert_impl(np.asarray(x), new_dtype=new_dtype,
                           weak_type=weak_type, sharding=sharding)
     return value.item() if weak_type else value[()]

@@ -321,6 +321,30 @@ def _triangular_solve_batch(args, dims, **params):
     return triangular_solve(a, b, **params), 0
 
 
+def _triangular_solve_batch(args, dims, *, left_side, lower, transpose_a, conjugate_a,
+                            unit_diagonal):
+    """JAX's rule. With one matrix ``a`` for the whole batch, the batch of ``b`` becomes
+    more columns (left side) or more rows (right side) of one solve: no copies of ``a``."""
+    (a, b), (a_dim, b_dim) = args, dims
+    params = dict(left_side=left_side, lower=lower, transpose_a=transpose_a,
+                  conjugate_a=conjugate_a, unit_diagonal=unit_diagonal)
+    if a_dim is None:
+        if left_side:
+            b = batching.moveaxis(b, b_dim, -1)
+            shape = np.shape(b)
+            b_flat = reshape(b, shape[:-2] + (shape[-2] * shape[-1],))
+            out_dim = len(shape) - 1
+        else:
+            b = batching.moveaxis(b, b_dim, -2)
+            shape = np.shape(b)
+            b_flat = reshape(b, shape[:-3] + (shape[-3] * shape[-2], shape[-1]))
+            out_dim = len(shape) - 2
+        return reshape(triangular_solve(a, b_flat, **params), shape), out_dim
+    size = np.shape(a)[a_dim]
+    a, b = batching.bdim_at_front(a, a_dim, size), batching.bdim_at_front(b, b_dim, size)
+    return triangular_solve(a, b, **params), 0
+
+
 ad.jvp_rules[triangular_solve_p] = _triangular_solve_jvp
 ad.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
 batching.batching_rules[triangular_solve_p] = _triangular_solve_batch

@@ -17,7 +17,7 @@ from edujax.interpreters.batching import moveaxis
 from edujax.core import Primitive, ShapedArray
 from edujax.lax.associative_scan import associative_scan
 from edujax.lax.base import (_axes, broadcast_in_dim, convert_element_type, expand_dims, full,
-                             full_like, reduce_sum, reshape)
+                             full_like, reduce_sum_p, reshape)
 from edujax.lax.complex_numbers import imag, real
 from edujax.lax.elementwise import (bitwise_and, bitwise_or, div, eq, eq_to_p, gt_p,
                                     le_to_p, lt_p, lt_to_p, max, min, mul, ne, select_n)
@@ -41,8 +41,10 @@ def _reduce_chooser_jvp(g, ans, x, *, axes):
     ties share it equally."""
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
     where = convert_element_type(eq(x, reshape(ans, kept)), g.dtype)
-    counts = reduce_sum(where, axes)
-    return div(reduce_sum(mul(g, where), axes), counts)
+    # (bound with the axes as given, as JAX's lax.reduce_sum keeps them: under vmap they are
+    # NumPy integers, and print so)
+    counts = reduce_sum_p.bind(where, axes=tuple(axes), out_sharding=None)
+    return div(reduce_sum_p.bind(mul(g, where), axes=tuple(axes), out_sharding=None), counts)
 
 
 def _np_reduce(ufunc):

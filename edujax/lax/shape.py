@@ -506,6 +506,8 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     return out if keepdims else squeeze(out, (axis,))
 
 
+
+
 def split(operand, sizes: Sequence[int], axis: int = 0):
     # The sizes are kept as given (JAX's too): jnp.split's are NumPy ints, and show so.
     sizes = tuple(s if isinstance(s, (int, np.integer)) else operator.index(s) for s in sizes)

@@ -51,10 +51,11 @@ def _array_copy(x: Any) -> Any:
 def stop_gradient(x: Any) -> Any:
     """Return ``x`` unchanged, but let no gradient flow through it (any pytree works).
 
-    Integer and bool values carry no gradient anyway, so they are returned as is.
+    As in JAX, the equation is there for integers and bools too (they carry no gradient
+    anyway); only key arrays are returned as they are.
     """
     def stop(leaf):
-        if core.get_aval(leaf).dtype.kind not in "fc":
+        if core.get_aval(leaf).dtype.kind == "V":  # a key array (its dtype is opaque)
             return leaf
         return stop_gradient_p.bind(leaf)
     return tree_map(stop, x)

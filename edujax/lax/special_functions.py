@@ -25,8 +25,8 @@ from edujax import core
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.lax.base import full_like
-from edujax.lax.elementwise import (_const, abs, add, div, exp, gt, log, log1p, mul, neg, select,
-                                    sign, square, sub)
+from edujax.lax.elementwise import (_const, abs, add, exp, gt, integer_pow, log, log1p,
+                                    mul, neg, select, sign, square, sub)
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
 
 FLOAT = accepted(FLOATING)
@@ -401,7 +401,7 @@ def _bessel_i1e_jvp(g, y, x):
     eps = np.finfo(core.get_aval(x).dtype).eps
     x_is_not_tiny = gt(abs(x), _const(x, eps))
     safe_x = select(x_is_not_tiny, x, full_like(x, eps))
-    dy_dx = sub(bessel_i0e(safe_x), mul(y, add(sign(safe_x), div(_const(x, 1), safe_x))))
+    dy_dx = sub(bessel_i0e(safe_x), mul(y, add(sign(safe_x), integer_pow(safe_x, -1))))
     dy_dx = select(x_is_not_tiny, dy_dx, full_like(x, 0.5))
     return mul(g, dy_dx)
 

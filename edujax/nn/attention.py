@@ -5,8 +5,8 @@ masked positions get a large negative logit; ``probs = softmax(logits)`` over s;
 at t is ``sum_s probs[t, s] v_s``. Arrays are laid out as JAX's are: ``(B, T, N, H)``
 (batch, sequence, heads, head size); key and value may have fewer heads K than the query's N
 (grouped-query attention: each key/value head serves N / K query heads).
-NB: JAX's 'xla' implementation vmaps over the head groups; we repeat the key and value heads
-instead, which computes the same numbers. Only ``implementation=None`` or ``'xla'``.
+As in JAX's 'xla' implementation, the query heads are vmapped over in groups (see
+_attention_xla). Only ``implementation=None`` or ``'xla'``; NB: JAX also has 'cudnn'.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from edujax import numpy as jnp
 from edujax.scipy.softmax import softmax
+from edujax.vmap import vmap
 
 
 def _ensure_4d(t: Any) -> Any:
@@ -34,28 +35,105 @@ def _check(t: Any, shape: list, dtype: Any, name: str) -> None:
         raise ValueError(f"{name} shape should be {shape}: but got {t.shape}")
 
 
-def _mask(T: int, S: int, mask: Any, is_causal: bool, q_seqlen: Any, kv_seqlen: Any,
-          local_window_size: Any) -> Any:
-    """Which (query, key) pairs may attend, broadcastable to (B, N, T, S); None: all."""
-    combined = None
+# ---------------------------------------------------------------- masks
+def _large_negative(dtype: Any) -> Any:
+    """The logit a masked position gets. Not -inf: a fully masked row would give 0/0; a large
+    negative logit gives a uniform row instead. (Capped to float32's range: the softmax is
+    computed in float32.)"""
+    dtype_max = min(np.finfo(dtype).max, np.finfo(np.float32).max)
+    return jnp.asarray(-0.7 * dtype_max, dtype=dtype)
 
-    def both(a, b):
-        return b if a is None else jnp.logical_and(a, b)
+
+def _causal_mask(T: int, S: int) -> Any:
+    """A query sees only itself and the past."""
+    return jnp.tril(jnp.ones((T, S), dtype=bool))[None, None, :, :]
+
+
+def _window_mask(T: int, S: int, local_window_size: tuple[int, int]) -> Any:
+    query_pos, key_pos = jnp.array(range(T)), jnp.array(range(S))
+    left_window, right_window = local_window_size
+    left_mask = query_pos[..., None] <= key_pos[..., None, :] + left_window
+    right_mask = query_pos[..., None] >= key_pos[..., None, :] - right_window
+    return jnp.logical_and(right_mask, left_mask)[None, None, :, :]
+
+
+def _padding_mask_logits(T: int, S: int, q_seqlen: Any, kv_seqlen: Any) -> Any:
+    q_mask = kv_mask = True
+    if q_seqlen is not None:
+        q_mask = jnp.arange(0, T)[None, :, None] < q_seqlen[:, None, None]
+    if kv_seqlen is not None:
+        kv_mask = jnp.arange(0, S)[None, None, :] < kv_seqlen[:, None, None]
+    return jnp.logical_and(q_mask, kv_mask)[:, None, :, :]
+
+
+def _padding_mask_encoded(T: int, q_seqlen: Any) -> Any:
+    mask = jnp.arange(0, T)[None, :] < q_seqlen[:, None]
+    return mask[:, :, None, None]
+
+
+def _apply_masks(logits: Any, mask: Any, is_causal: bool, q_seqlen: Any, kv_seqlen: Any,
+                 local_window_size: Any) -> Any:
+    """The logits with every position some mask forbids set to a large negative number."""
+    if (mask is None and not is_causal and q_seqlen is None and kv_seqlen is None
+            and local_window_size is None):
+        return logits
+    combined_mask = jnp.ones_like(logits, dtype=bool)
     if mask is not None:
-        combined = both(combined, mask)
-    t, s = jnp.arange(T)[:, None], jnp.arange(S)[None, :]
-    if is_causal:  # a query sees only itself and the past
-        combined = both(combined, (s <= t)[None, None])
+        combined_mask = jnp.logical_and(combined_mask, mask)
+    T, S = logits.shape[2], logits.shape[3]
+    if is_causal:
+        combined_mask = jnp.logical_and(combined_mask, _causal_mask(T, S))
     if local_window_size is not None:
-        left, right = local_window_size
-        combined = both(combined, ((t <= s + left) & (t >= s - right))[None, None])
+        combined_mask = jnp.logical_and(combined_mask, _window_mask(T, S, local_window_size))
     if q_seqlen is not None or kv_seqlen is not None:
-        q_ok = True if q_seqlen is None else (jnp.arange(T)[None, :, None]
-                                              < q_seqlen[:, None, None])
-        kv_ok = True if kv_seqlen is None else (jnp.arange(S)[None, None, :]
-                                                < kv_seqlen[:, None, None])
-        combined = both(combined, jnp.logical_and(q_ok, kv_ok)[:, None])
-    return combined
+        combined_mask = jnp.logical_and(combined_mask,
+                                        _padding_mask_logits(T, S, q_seqlen, kv_seqlen))
+    return jnp.where(combined_mask, logits, _large_negative(logits.dtype))
+
+
+# ---------------------------------------------------------------- the computation
+def _attention_core(query: Any, key: Any, value: Any, bias: Any, mask: Any, is_causal: bool,
+                    scale: float, q_seqlen: Any, kv_seqlen: Any, local_window_size: Any) -> Any:
+    """Attention for one group of query heads sharing key/value heads (see _attention_xla)."""
+    logits_dtype = jnp.promote_types(query.dtype, np.float32)
+    logits = jnp.einsum("BTNH,BSNH->BNTS", query, key, preferred_element_type=logits_dtype)
+    logits *= jnp.array(scale, dtype=logits.dtype)
+    if bias is not None:
+        logits = (logits + bias).astype(logits.dtype)
+    padded_logits = _apply_masks(logits, mask, is_causal, q_seqlen, kv_seqlen,
+                                 local_window_size)
+    padded_logits = padded_logits.astype(np.float32)  # the softmax is always in float32
+    probs = softmax(padded_logits, axis=-1).astype(key.dtype)
+    encoded = jnp.einsum("BNTS,BSNH->BTNH", probs, value)
+    if q_seqlen is not None:
+        encoded *= _padding_mask_encoded(encoded.shape[1], q_seqlen).astype(encoded.dtype)
+    return encoded
+
+
+def _attention_xla(query: Any, key: Any, value: Any, bias: Any, mask: Any, is_causal: bool,
+                   scale: float, q_seqlen: Any, kv_seqlen: Any, local_window_size: Any) -> Any:
+    """JAX's 'xla' implementation: the N query heads are split into K groups of G = N / K
+    (one per key/value head), and the core is vmapped over the G heads of each group, so
+    that each key/value head serves its G query heads without being copied."""
+    B, T, N, H = query.shape
+    _, S, K, _ = key.shape
+    G = N // K
+    query = jnp.reshape(query, (B, T, K, G, H))
+
+    def reshape_to_grouped(t: Any) -> Any:
+        if t is not None:
+            tB, tN, tT, tS = t.shape
+            if tN == 1:
+                t = jnp.broadcast_to(t[:, :, None, :, :], (tB, tN, G, tT, tS))
+            else:
+                t = jnp.reshape(t, (tB, K, G, tT, tS))
+        return t
+    bias, mask = reshape_to_grouped(bias), reshape_to_grouped(mask)
+    vmapped = vmap(_attention_core,
+                   in_axes=(3, None, None, 2, 2, None, None, None, None, None), out_axes=3)
+    encoded = vmapped(query, key, value, bias, mask, is_causal, scale, q_seqlen, kv_seqlen,
+                      local_window_size)
+    return jnp.reshape(encoded, (B, T, N, H))
 
 
 def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None,
@@ -66,8 +144,6 @@ def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None,
                           implementation: str | None = None,
                           return_residual: bool = False) -> Any:
     """``softmax(q kᵀ * scale + bias, masked) v``, per batch entry and head."""
-    if implementation not in (None, "xla"):
-        raise ValueError(f"Unsupported implementation option: {implementation}")
     output_shape = jnp.asarray(query).shape
     q, k, v = _ensure_4d(query), _ensure_4d(key), _ensure_4d(value)
     bias = None if bias is None else _ensure_4d(bias)
@@ -83,28 +159,14 @@ def dot_product_attention(query: Any, key: Any, value: Any, bias: Any = None,
     _check(bias, [-1] * 4, None, "bias")
     _check(q_seqlen, [B], np.dtype("int32"), "query_seq_lengths")
     _check(kv_seqlen, [B], np.dtype("int32"), "key_value_seq_lengths")
-    T, N = q.shape[1], q.shape[2]
-    if N % K != 0:
+    if q.shape[-2] % K != 0:
         raise ValueError(f"The number of query heads must be a multiple of key/value heads, "
-                         f"but got {N} vs {K}")
+                         f"but got {q.shape[-2]} vs {K}")
     scale = 1.0 / np.sqrt(H) if scale is None else scale
-    k, v = jnp.repeat(k, N // K, axis=2), jnp.repeat(v, N // K, axis=2)
-    logits_dtype = jnp.promote_types(q.dtype, np.float32)
-    logits = jnp.einsum("BTNH,BSNH->BNTS", q, k, preferred_element_type=logits_dtype)
-    logits = logits * jnp.array(scale, dtype=logits.dtype)
-    if bias is not None:
-        logits = (logits + bias).astype(logits.dtype)
-    allowed = _mask(T, S, mask, is_causal, q_seqlen, kv_seqlen, local_window_size)
-    if allowed is not None:
-        # Not -inf: a fully masked row would give 0/0. A large negative logit gives a
-        # uniform row instead, as in JAX.
-        large_negative = -0.7 * min(np.finfo(logits.dtype).max, np.finfo(np.float32).max)
-        logits = jnp.where(allowed, logits, jnp.asarray(large_negative, logits.dtype))
-    probs = softmax(logits.astype(np.float32), axis=-1).astype(k.dtype)
-    encoded = jnp.einsum("BNTS,BSNH->BTNH", probs, v)
-    if q_seqlen is not None:
-        encoded = encoded * (jnp.arange(T)[None, :] < q_seqlen[:, None])[
-            :, :, None, None].astype(encoded.dtype)
+    if implementation not in (None, "xla"):
+        raise ValueError(f"Unsupported implementation option: {implementation}")
     if return_residual:
         raise NotImplementedError("dot_product_attention(return_residual=True)")
-    return jnp.reshape(encoded, output_shape)
+    out = _attention_xla(q, k, v, bias, mask, is_causal, scale, q_seqlen, kv_seqlen,
+                         local_window_size)
+    return jnp.reshape(out, output_shape)

@@ -40,6 +40,8 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     if order is not None and order != "K":
         raise NotImplementedError("Only implemented for order='K'")
     dtype = _explicit_dtype(dtype)
+    if isinstance(object, range):  # jnp.array(range(3)), as a list of Python ints
+        object = list(object)
     weak = dtype is None and _is_weakly_typed(object)
     if isinstance(object, (Array, core.Tracer)):
         out = lax._array_copy(object) if copy else object  # a ``copy`` equation, as in JAX
@@ -54,7 +56,9 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         if not out.shape and core._state.trace is not core.eval_trace:
             # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
             # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).
-            out = lax.convert_element_type_p.bind(out._value[()], new_dtype=out.dtype,
+            # (a Python scalar is passed as itself: 0.3 then prints as 0.3, as in JAX)
+            value = object if type(object) in dtypes.python_scalar_types else out._value[()]
+            out = lax.convert_element_type_p.bind(value, new_dtype=out.dtype,
                                                   weak_type=weak, sharding=None)
     if ndmin > np.ndim(out):
         out = lax.expand_dims(out, tuple(range(ndmin - np.ndim(out))))

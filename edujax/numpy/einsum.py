@@ -210,28 +210,33 @@ def _squeeze_broadcast_ones(x: Any, names: str, other_shape: tuple[int, ...],
     return lax.squeeze(x, drop), "".join(c for i, c in enumerate(names) if i not in drop)
 
 
-def _contract_pair(lhs: Any, lhs_names: str, rhs: Any, rhs_names: str, needed: str,
+def _contract_pair(first: Any, first_names: str, second: Any, second_names: str, needed: str,
                    precision: Any, dtype: np.dtype) -> tuple[Any, str]:
-    """One ``dot_general`` of two operands; returns the result and its letters."""
+    """One ``dot_general`` of two operands; returns the result and its letters.
+
+    As in JAX (whose opt_einsum path lists a pair's operands last first), ``lhs`` is the
+    second operand and ``rhs`` the first; the batch letters come in the order of the result
+    and the contracted ones alphabetically. dot_general puts batch dims first, then the
+    lhs's free dims, then the rhs's: JAX first tries ``dot_general(rhs, lhs)`` (the
+    operands in their given order), and if that is not the order wanted, ``(lhs, rhs)``,
+    followed by a transpose."""
+    lhs, lhs_names, rhs, rhs_names = second, second_names, first, first_names
     lhs, lhs_names = _squeeze_broadcast_ones(lhs, lhs_names, np.shape(rhs), rhs_names)
     rhs, rhs_names = _squeeze_broadcast_ones(rhs, rhs_names, np.shape(lhs), lhs_names)
     lhs, lhs_names = _simplify(lhs, lhs_names, needed + rhs_names, dtype)
     rhs, rhs_names = _simplify(rhs, rhs_names, needed + lhs_names, dtype)
-    shared = [c for c in lhs_names if c in rhs_names]
-    batch = [c for c in shared if c in needed]
-    contracted = [c for c in shared if c not in needed]
+    shared = set(lhs_names) & set(rhs_names)
+    batch = "".join(dict.fromkeys(c for c in needed if c in shared))
+    contracted = sorted(c for c in shared if c not in batch)
+    lhs_batch, rhs_batch = ([lhs_names.index(c) for c in batch],
+                            [rhs_names.index(c) for c in batch])
+    lhs_cont, rhs_cont = ([lhs_names.index(c) for c in contracted],
+                          [rhs_names.index(c) for c in contracted])
     lhs_free = "".join(c for c in lhs_names if c not in shared)
     rhs_free = "".join(c for c in rhs_names if c not in shared)
-    batch_dims = ([lhs_names.index(c) for c in batch], [rhs_names.index(c) for c in batch])
-    contract_dims = ([lhs_names.index(c) for c in contracted],
-                     [rhs_names.index(c) for c in contracted])
-    # dot_general puts batch dims first, then lhs free, then rhs free. If that is not
-    # the order wanted but the swapped operands give it, swap them: no transpose needed.
-    names = "".join(batch) + lhs_free + rhs_free
-    swapped = "".join(batch) + rhs_free + lhs_free
-    if names != needed and swapped == needed:
-        out = lax.dot_general(rhs, lhs, (contract_dims[::-1], batch_dims[::-1]), precision,
-                              dtype)
-        return out, swapped
-    out = lax.dot_general(lhs, rhs, (contract_dims, batch_dims), precision, dtype)
-    return out, names
+    names = batch + rhs_free + lhs_free
+    if names == needed:
+        return lax.dot_general(rhs, lhs, ((rhs_cont, lhs_cont), (rhs_batch, lhs_batch)),
+                               precision, dtype), names
+    return lax.dot_general(lhs, rhs, ((lhs_cont, rhs_cont), (lhs_batch, rhs_batch)),
+                           precision, dtype), batch + lhs_free + rhs_free

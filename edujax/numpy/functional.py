@@ -15,10 +15,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from edujax import lax
-from edujax.numpy.creation import arange
-from edujax.numpy.shape_ops import expand_dims, squeeze
-from edujax.numpy.ufuncs import _where
-from edujax.numpy.util import (broadcast_shapes, broadcast_to, canonicalize_axis,
+from edujax.inner_jit import inner_jit
+from edujax.numpy.creation import arange, array, asarray, zeros_like
+from edujax.numpy.reductions import argmax, cumsum
+from edujax.numpy.shape_ops import concatenate, expand_dims, squeeze
+from edujax.numpy.util import (broadcast_shapes, canonicalize_axis,
                                canonicalize_shape, check_arraylike, ensure_array)
 from edujax.vmap import vmap
 
@@ -69,30 +70,42 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     one more function than conditions, the last one gives the value where none holds
     (else 0). Constants are allowed in place of functions.
 
-    NB: JAX evaluates every function on every element and chooses afterwards with
-    ``lax.switch`` under vmap; we do the same with a ``where`` per branch, which gives the
-    same values and gradients (the branches' NaNs where they are not chosen do not leak).
-    """
-    x = ensure_array("piecewise", x)
-    conditions = [ensure_array("piecewise", c) for c in condlist]
-    nc, nf = len(conditions), len(funclist)
+    As in JAX, the branch index of each element is computed first, then a ``lax.switch``
+    over the functions is vectorized over the elements: under vmap the switch evaluates
+    every function on every element and selects, each function's input going through
+    stop_gradient where it is not chosen (so their NaNs do not leak into gradients)."""
+    x_arr = ensure_array("piecewise", x)
+    nc, nf = len(condlist), len(funclist)
     if nf == nc + 1:
-        branches, default = list(funclist[:-1]), funclist[-1]
+        funclist = list(funclist[-1:]) + list(funclist[:-1])  # the default is branch 0
     elif nf == nc:
-        branches, default = list(funclist), 0
+        funclist = [0] + list(funclist)
     else:
         raise ValueError(f"with {nc} condition(s), either {nc} or {nc + 1} functions are "
                          f"expected; got {nf}")
-    out = _branch_value(default, x, args, kw)
-    for cond, f in zip(conditions, branches):
-        out = _where(lax.convert_element_type(cond, np.bool_), _branch_value(f, x, args, kw),
-                     out)
-    return lax.convert_element_type(out, x.dtype)
+    consts = {i: c for i, c in enumerate(funclist) if not callable(c)}
+    funcs = {i: f for i, f in enumerate(funclist) if callable(f)}
+    return _piecewise(x_arr, asarray(condlist, dtype=bool), consts,
+                      frozenset(funcs.items()), *args, **kw)  # (a dict is not hashable)
 
 
-def _branch_value(f: Any, x: Any, args: tuple, kw: dict) -> Any:
-    value = f(x, *args, **kw) if callable(f) else f
-    return broadcast_to(lax.convert_element_type(value, x.dtype), np.shape(x))
+@inner_jit(static_argnames=("funcs",))
+def _piecewise(x: Any, condlist: Any, consts: dict, funcs: frozenset, *args: Any,
+               **kw: Any) -> Any:
+    funcdict = dict(funcs)
+    funclist = [consts.get(i, funcdict.get(i)) for i in range(len(condlist) + 1)]
+    # the index of the last true condition (+1), 0 where none holds: where the running
+    # count of true conditions reaches its maximum first
+    indices = argmax(cumsum(concatenate([zeros_like(condlist[:1]), condlist], 0), 0), 0)
+    dtype = x.dtype
+
+    def call(f: Callable) -> Callable:
+        return lambda x: f(x, *args, **kw).astype(dtype)
+
+    def constant(v: Any) -> Callable:
+        return lambda x: array(v, dtype=dtype)
+    funclist = [call(f) if callable(f) else constant(f) for f in funclist]
+    return vectorize(lax.switch, excluded=(1,))(indices, funclist, x)
 
 
 # ---------------------------------------------------------------- vectorize

@@ -40,7 +40,9 @@ def logsumexp(a: Any, axis: Any = None, b: Any = None, keepdims: bool = False,
     if where is not None:
         a = jnp.where(where, a, 0)
     if b is not None:
-        a_arr, b_arr = promote_args_inexact("logsumexp", a, b)
+        # (jnp.asarray: a scalar b is staged, as JAX's promotion stages it, so b != 0 below
+        # is an equation of the jaxpr rather than a Python bool)
+        a_arr, b_arr = map(jnp.asarray, promote_args_inexact("logsumexp", a, b))
         a_arr = jnp.where(b_arr != 0, a_arr, -np.inf)
     else:
         a_arr, = promote_args_inexact("logsumexp", a)
@@ -120,3 +122,22 @@ def _softmax_jvp(axis, primals, tangents):
 
 
 _softmax.defjvp(_softmax_jvp)
+
+
+# ---------------------------------------------------------------- SciPy's spelling
+# jax.scipy.special's softmax and log_softmax follow SciPy, not jax.nn: ``axis`` is keyword
+# only and defaults to None, all the axes at once (a matrix sums to 1 as a whole). They call
+# the jax.nn functions with that axis, as JAX does.
+
+def scipy_softmax(x: Any, /, *, axis: Any = None) -> Any:
+    """SciPy's ``softmax``: ``exp(x) / sum(exp(x))`` over ``axis`` (default: every axis)."""
+    return softmax(x, axis=axis)
+
+
+def scipy_log_softmax(x: Any, /, *, axis: Any = None) -> Any:
+    """SciPy's ``log_softmax``: ``x - logsumexp(x)`` over ``axis`` (default: every axis)."""
+    return log_softmax(x, axis=axis)
+
+
+scipy_softmax.__name__ = scipy_softmax.__qualname__ = "softmax"
+scipy_log_softmax.__name__ = scipy_log_softmax.__qualname__ = "log_softmax"

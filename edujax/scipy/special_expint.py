@@ -19,8 +19,8 @@ import numpy as np
 from edujax import lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.inner_jit import inner_jit
 from edujax.scipy.special_functions import _const, _no_complex, _polyval, _promote, gammaln
-from edujax.vmap import vmap
 
 
 def _expint1(x: Any) -> Any:
@@ -250,103 +250,120 @@ expi.defjvp(_expi_jvp)
 
 def _expn1(x: Any, n: Any) -> Any:
     """E_n(x) for x <= 1: its power series (with the digamma term psi(n))."""
+    _c = _const
     machep = np.finfo(x.dtype).eps
-    zero, one = _const(x, 0.0), _const(x, 1.0)
+    zero, one = _c(x, 0.0), _c(x, 1.0)
     psi = -np.euler_gamma - jnp.log(x)
-    psi = lax.fori_loop(1, n.astype(int), lambda i, psi: psi + one / i, psi)
-    n1 = jnp.where(n == 1, one + one, n)
+    psi = lax.fori_loop(_c(n, 1), n, lambda i, psi: psi + one / i, psi)
+    n1 = jnp.where(n == _c(n, 1), one + one, n)
     init = dict(x=x, z=-x, xk=zero, yk=one, pk=one - n,
-                ans=jnp.where(n == 1, zero, one / (one - n1)), t=x.dtype.type(np.inf))
+                ans=jnp.where(n == _c(n, 1), zero, one / (one - n1)), t=np.inf)
 
     def body(d):
-        d = dict(d)
         d["xk"] += one
         d["yk"] *= d["z"] / d["xk"]
         d["pk"] += one
         d["ans"] += jnp.where(d["pk"] != zero, d["yk"] / d["pk"], zero)
         d["t"] = jnp.where(d["ans"] != zero, abs(d["yk"] / d["ans"]), one)
         return d
-    d = lax.while_loop(lambda d: (d["x"] > 0.0) & (d["t"] > machep), body, init)
-    return d["z"] ** (n - 1) * psi / jnp.exp(gammaln(n)) - d["ans"]
+
+    def cond(d):
+        return (d["x"] > _c(d["x"], 0.0)) & (d["t"] > machep)
+    d = lax.while_loop(cond, body, init)
+    t = n
+    r = n - _c(n, 1)
+    return d["z"] ** r * psi / jnp.exp(gammaln(t)) - d["ans"]
 
 
 def _expn2(x: Any, n: Any) -> Any:
     """E_n(x) for x > 1: a continued fraction (rescaled when its terms grow too big)."""
-    big = _const(x, 1.44115188075855872e17)
+    _c = _const
+    big = _c(x, 1.44115188075855872e17)
     machep = np.finfo(x.dtype).eps
-    zero, one = _const(x, 0.0), _const(x, 1.0)
-    init = dict(k=n.dtype.type(1), pkm2=one + zero * x, qkm2=x, pkm1=one + zero * x,
-                qkm1=x + n, ans=one / (x + n), t=x.dtype.type(np.inf), r=zero * x, x=x)
+    zero, one = _c(x, 0.0), _c(x, 1.0)
+    init = dict(k=_c(n, 1), pkm2=one, qkm2=x, pkm1=one, qkm1=x + n, ans=one / (x + n),
+                t=_c(x, np.inf), r=zero, x=x)
 
     def body(d):
-        d = dict(d)
         x = d["x"]
-        d["k"] = k = d["k"] + 1
-        odd = k % 2 == 1
+        d["k"] += _c(d["k"], 1)
+        k = d["k"]
+        odd = k % _c(k, 2) == _c(k, 1)
         yk = jnp.where(odd, one, x)
-        xk = jnp.where(odd, n + (k - 1) / 2, k / 2)
+        xk = jnp.where(odd, n + (k - _c(k, 1)) / _c(k, 2), k / _c(k, 2))
         pk = d["pkm1"] * yk + d["pkm2"] * xk
         qk = d["qkm1"] * yk + d["qkm2"] * xk
         nz = qk != zero
         d["r"] = r = jnp.where(nz, pk / qk, d["r"])
         d["t"] = jnp.where(nz, abs((d["ans"] - r) / r), one)
         d["ans"] = jnp.where(nz, r, d["ans"])
-        d["pkm2"], d["pkm1"] = d["pkm1"], pk
-        d["qkm2"], d["qkm1"] = d["qkm1"], qk
+        d["pkm2"] = d["pkm1"]
+        d["pkm1"] = pk
+        d["qkm2"] = d["qkm1"]
+        d["qkm1"] = qk
         is_big = abs(pk) > big
         for name in ("pkm1", "pkm2", "qkm1", "qkm2"):
             d[name] = jnp.where(is_big, d[name] / big, d[name])
         return d
-    d = lax.while_loop(lambda d: (d["x"] > 0) & (d["t"] > machep), body, init)
+
+    def cond(d):
+        return (d["x"] > _c(d["k"], 0)) & (d["t"] > machep)
+    d = lax.while_loop(cond, body, init)
     return d["ans"] * jnp.exp(-x)
 
 
 def _expn3(x: Any, n: Any) -> Any:
     """E_n(x) for n >= 5000: an asymptotic expansion in n."""
-    one = _const(x, 1.0)
+    _c = _const
+    one = _c(x, 1.0)
     xk = x + n
     yk = one / (xk * xk)
     t = n
-    ans = yk * t * (6 * x * x - 8 * t * x + t * t)
-    ans = yk * (ans + t * (t - 2 * x))
+    ans = yk * t * (_c(x, 6) * x * x - _c(x, 8) * t * x + t * t)
+    ans = yk * (ans + t * (t - _c(x, 2) * x))
     ans = yk * (ans + t)
     return (ans + one) * jnp.exp(-x) / xk
 
 
-def _expn_scalar(n: Any, x: Any) -> Any:
-    zero, one = _const(x, 0), _const(x, 1)
-    invalid = (n < 0) | (x < zero)
-    safe_n = jnp.where(invalid | (n < 1), 1., n)
-    series = _expn1(jnp.where((x > zero) & (x <= one), x, 0.5), safe_n)
-    fraction = _expn2(jnp.where(x > one, x, 2.), safe_n)
-    asymptotic = _expn3(x, safe_n)
-    n1 = jnp.where(n == 1, n + n, n)
-    out = jnp.where(x > one, fraction, series)
-    out = jnp.where(n >= 5000, asymptotic, out)
-    out = jnp.where((n == 0) & (x >= zero), jnp.exp(-x) / x, out)
-    out = jnp.where((x == zero) & (n >= 2), one / n1, out)
-    out = jnp.where((x == zero) & (n < 2), np.inf, out)
-    return jnp.where(invalid, np.nan, out)
+@inner_jit
+def _expn(n: Any, x: Any) -> Any:
+    """E_n(x) for one n and one x: the special cases, else the series (x <= 1), the continued
+    fraction (x > 1) or the expansion for large n, chosen with jnp.piecewise."""
+    n, x = _promote("expn", n, x)
+    _no_complex("expn", x)
+    _c = _const
+    zero, one = _c(x, 0), _c(x, 1)
+    conds = [(n < _c(n, 0)) | (x < zero),
+             (x == zero) & (n < _c(n, 2)),
+             (x == zero) & (n >= _c(n, 2)),
+             (n == _c(n, 0)) & (x >= zero),
+             (n >= _c(n, 5000)),
+             (x > one)]
+    n1 = jnp.where(n == _c(n, 1), n + n, n)
+    vals = [np.nan, np.inf, one / n1,  # (n1: no division by zero)
+            jnp.exp(-x) / x, _expn3, _expn2, _expn1]
+    return jnp.piecewise(x, conds, vals, n=n)
+
+
+_expn.__name__ = _expn._inner_jit.name = "expn"  # JAX's name for it in jaxprs
 
 
 @partial(custom_jvp, nondiff_argnums=(0,))
 def expn(n: Any, x: Any) -> Any:
-    """The generalized exponential integral E_n(x)."""
-    n, x = _promote("expn", n, x)
-    _no_complex("expn", x)
-    shape = jnp.broadcast_shapes(n.shape, x.shape)
-    n_flat = jnp.ravel(jnp.broadcast_to(n, shape))
-    x_flat = jnp.ravel(jnp.broadcast_to(x, shape))
-    return jnp.reshape(vmap(_expn_scalar)(n_flat, x_flat), shape)
+    """The generalized exponential integral E_n(x) (vectorized over n and x)."""
+    return jnp.vectorize(_expn)(n, x)
 
 
-def _expn_jvp(n, primals, tangents):
-    """d/dx E_n(x) = -E_{n-1}(x)."""
+def expn_jvp(n, primals, tangents):
+    """d/dx E_n(x) = -E_{n-1}(x).
+
+    NB: JAX also jits this rule; edujax does not, because its custom_jvp cannot yet take
+    a traced ``n`` (a nondiff argument) into the rule's jit."""
     (x,), (x_dot,) = primals, tangents
     return expn(n, x), lax.mul(lax.neg(x_dot), expn(lax.sub(n, _const(n, 1)), x))
 
 
-expn.defjvp(_expn_jvp)
+expn.defjvp(expn_jvp)
 
 
 def exp1(x: Any) -> Any:

@@ -197,23 +197,36 @@ def spence(x: Any) -> Any:
     if x.dtype not in (np.float32, np.float64):
         raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported "
                         "types.")
-    calc = _spence_calc(x)
-    return jnp.where(x < 0.0, np.nan, jnp.where(x == 1.0, 0.0, jnp.where(
-        x == 0.0, np.pi ** 2 / 6, calc))).astype(x.dtype)
+    return _spence(x)
+
+
+def _spence(x: Any) -> Any:
+    """The special values (NaN below 0, 0 at 1, pi²/6 at 0), else Cephes' recipe."""
+    return jnp.piecewise(x, [x < 0.0, x == 1.0, x == 0.0],
+                         [np.nan, 0, np.pi ** 2 / 6, _spence_calc])
 
 
 def _spence_calc(x: Any) -> Any:
     """Cephes' recipe: fold x into [1/2, 3/2] with the reflection and inversion formulas,
     then a rational approximation in w = x - 1."""
     x2_bool = x > 2.0
-    x = jnp.where(x2_bool, 1.0 / x, x)
+    x = jnp.piecewise(x, [x2_bool], [lambda x: 1.0 / x, lambda x: x])
     x1_5_bool = x > 1.5
     x_5_bool = x < 0.5
     x2_bool = x2_bool | x1_5_bool
-    w = jnp.where(x1_5_bool, 1.0 / x - 1.0, jnp.where(x_5_bool, -x, x - 1.0))
-    y = -w * _polyval(_SPENCE_A, w) / _polyval(_SPENCE_B, w)
-    y = jnp.where(x_5_bool, np.pi ** 2 / 6.0 - jnp.log(x) * jnp.log(1.0 - x) - y, y)
-    return jnp.where(x2_bool, -0.5 * jnp.log(x) ** 2 - y, y)
+    w = jnp.piecewise(x, [x1_5_bool, x_5_bool],
+                      [lambda x: 1.0 / x - 1.0, lambda x: -x, lambda x: x - 1.0])
+    y = _spence_poly(w)
+    y_flag_one = np.pi ** 2 / 6.0 - jnp.log(x) * jnp.log(1.0 - x) - y
+    y = jnp.where(x_5_bool, y_flag_one, y)
+    y_flag_two = -0.5 * jnp.log(x) ** 2 - y
+    return jnp.where(x2_bool, y_flag_two, y)
+
+
+def _spence_poly(w: Any) -> Any:
+    A = jnp.array(_SPENCE_A, dtype=w.dtype)
+    B = jnp.array(_SPENCE_B, dtype=w.dtype)
+    return -w * jnp.polyval(A, w) / jnp.polyval(B, w)
 
 
 # ================================================================ bessel_jn

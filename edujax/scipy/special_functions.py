@@ -17,8 +17,12 @@ import numpy as np
 from edujax import autodiff, core, lax
 from edujax import numpy as jnp
 from edujax.custom_derivatives import custom_jvp
+from edujax.lax.elementwise import _const as _lax_const
+from edujax.inner_jit import inner_jit
 from edujax.numpy.util import promote_args_inexact
-from edujax.scipy.softmax import log_softmax, logsumexp, softmax
+from edujax.scipy.softmax import logsumexp
+from edujax.scipy.softmax import scipy_log_softmax as log_softmax
+from edujax.scipy.softmax import scipy_softmax as softmax
 
 __all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb", "digamma",
            "entr", "erf", "erfc", "erfinv", "expit", "factorial", "gamma", "gammainc",
@@ -28,9 +32,10 @@ __all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb
 
 
 def _const(x: Any, value: Any) -> Any:
-    """A constant for arithmetic with x: a Python scalar of x's kind, so that it is weakly
-    typed and takes x's dtype (as JAX's ``lax._const`` does); a literal in jaxprs."""
-    return np.zeros((), core.get_aval(x).dtype).dtype.type(value).item()
+    """A constant of x's dtype for arithmetic with x, a literal in jaxprs (JAX's
+    ``lax._const``): a weakly typed Python scalar when x is a weak scalar, else a NumPy
+    scalar of x's dtype, so that ``log(_const(x, pi))`` is already of x's dtype."""
+    return _lax_const(x, value)
 
 
 def _promote(name: str, *args: Any) -> list:
@@ -50,22 +55,26 @@ def gammaln(x: Any) -> Any:
     return lax.lgamma(x)
 
 
+@inner_jit
 def gammasgn(x: Any) -> Any:
     """The sign of Gamma(x): +1, -1 between negative odd and even integers, nan at the poles."""
     x, = _promote("gammasgn", x)
     _no_complex("gammasgn", x)
+    typ = x.dtype.type  # NumPy scalars, not weakly typed: gamma(0.5) is a strong float32
     floor_x = lax.floor(x)
     x_negative = x < 0
-    is_pole = (x_negative & (x == floor_x)) | jnp.isnan(x)
-    is_negative = (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))
-    typ = x.dtype.type  # NumPy scalars, not weakly typed: gamma(0.5) is a strong float32
-    return jnp.where(is_pole, typ(np.nan), jnp.where(is_negative, typ(-1.0), typ(1.0)))
+    return jnp.select(
+        [(x_negative & (x == floor_x)) | jnp.isnan(x),                       # a pole
+         (x_negative & (floor_x % 2 != 0)) | ((x == 0) & jnp.signbit(x))],   # negative
+        [typ(np.nan), typ(-1.0)],
+        typ(1.0))
 
 
 def loggamma(x: Any) -> Any:
     """The principal branch of log Gamma(x): like gammaln for x > 0, nan elsewhere."""
     x, = _promote("loggamma", x)
-    return jnp.where(x > 0, lax.lgamma(x), np.nan)
+    res = lax.lgamma(x)
+    return jnp.where(x > 0, res, np.nan)
 
 
 def gamma(x: Any) -> Any:
@@ -75,12 +84,42 @@ def gamma(x: Any) -> Any:
 
 
 def betaln(a: Any, b: Any) -> Any:
-    """``log|B(a, b)| = gammaln(a) + gammaln(b) - gammaln(a + b)``.
+    """``log|B(a, b)|``, SciPy's (cdflib's) way, as JAX does.
 
-    NB: JAX uses a longer algorithm (TOMS 708's ``betaln``) that stays accurate when a or
-    b is large; the three-lgamma formula loses digits there to cancellation."""
+    For small b it is ``gammaln(a) + gammaln(b) - gammaln(a + b)``; for b >= 8 the last two
+    terms nearly cancel (digits lost when b is large), so ``_algdiv`` computes their
+    difference directly from Stirling's series."""
     a, b = _promote("betaln", a, b)
-    return lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
+    a, b = jnp.minimum(a, b), jnp.maximum(a, b)
+    small_b = lax.lgamma(a) + (lax.lgamma(b) - lax.lgamma(a + b))
+    large_b = lax.lgamma(a) + _algdiv(a, b)
+    return jnp.where(b < 8, small_b, large_b)
+
+
+def _algdiv(a: Any, b: Any) -> Any:
+    """``gammaln(b) - gammaln(a + b)`` for ``a <= b`` and ``b >= 8`` (cdflib's ``algdiv``).
+
+    With del(x) the remainder of Stirling's series (``gammaln(x) = (x - 1/2) log x - x +
+    log(2 pi) / 2 + del(x)``), the difference is ``del(b) - del(a + b)`` (``w``) minus
+    the leading terms ``u`` and ``v``, summed smaller first."""
+    c0, c1, c2 = 0.833333333333333e-01, -0.277777777760991e-02, 0.793650666825390e-03
+    c3, c4, c5 = -0.595202931351870e-03, 0.837308034031215e-03, -0.165322962780713e-02
+    h = a / b
+    c = h / (1 + h)
+    x = h / (1 + h)
+    d = b + (a - 0.5)
+    x2 = x * x  # sN = (1 - x**n) / (1 - x), for the series of del(a + b)
+    s3 = 1.0 + (x + x2)
+    s5 = 1.0 + (x + x2 * s3)
+    s7 = 1.0 + (x + x2 * s5)
+    s9 = 1.0 + (x + x2 * s7)
+    s11 = 1.0 + (x + x2 * s9)
+    t = (1.0 / b) ** 2
+    w = ((((c5 * s11 * t + c4 * s9) * t + c3 * s7) * t + c2 * s5) * t + c1 * s3) * t + c0
+    w = w * (c / b)
+    u = d * lax.log1p(a / b)
+    v = a * (lax.log(b) - 1.0)
+    return jnp.where(u <= v, (w - v) - u, (w - u) - v)
 
 
 def beta(a: Any, b: Any) -> Any:
@@ -111,11 +150,20 @@ def comb(N: Any, k: Any, *, repetition: bool = False) -> Any:
     return jnp.where(ok, result, 0.0)
 
 
+@custom_jvp
 def poch(z: Any, m: Any) -> Any:
     """The rising factorial ``(z)_m = Gamma(z + m) / Gamma(z)``."""
     z, m = _promote("poch", z, m)
     return jnp.where(m == 0.0, jnp.array(1, dtype=z.dtype),
                      gamma(z + m) / gamma(z))
+
+
+# d/dz (z)_m = (psi(z + m) - psi(z)) (z)_m and d/dm (z)_m = psi(z + m) (z)_m (Wolfram's
+# functions site, Pochhammer/20/01/01 and 02): a custom JVP, as in JAX, instead of the
+# chain rule through the two gammas and the where.
+poch.defjvps(
+    lambda z_dot, primal_out, z, m: (digamma(z + m) - digamma(z)) * poch(z, m) * z_dot,
+    lambda m_dot, primal_out, z, m: digamma(z + m) * poch(z, m) * m_dot)
 
 
 def digamma(x: Any) -> Any:
@@ -273,11 +321,9 @@ _NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099
 
 
 def _polyval(coefficients: tuple, x: Any) -> Any:
-    """c0*x**n + ... + cn by Horner's rule."""
-    out = jnp.zeros_like(x)
-    for c in coefficients:
-        out = out * x + _const(x, c)
-    return out
+    """c0*x**n + ... + cn by Horner's rule: ``jnp.polyval`` of the coefficients as a NumPy
+    array of x's dtype, as JAX writes it (a constant of the jaxpr, and a ``polyval`` jit)."""
+    return jnp.polyval(np.array(coefficients, dtype=core.get_aval(x).dtype), x)
 
 
 def ndtri(p: Any) -> Any:
@@ -297,8 +343,10 @@ def ndtri(p: Any) -> Any:
     x_for_big_p *= -dtype(np.sqrt(2. * np.pi))
     z = lax.sqrt(dtype(-2.) * lax.log(sanitized_mcp))
     first_term = z - lax.log(z) / z
-    x_for_small_p = first_term - _polyval(_NDTRI_P2, 1 / z) / _polyval(_NDTRI_Q2, 1 / z) / z
-    x_otherwise = first_term - _polyval(_NDTRI_P1, 1 / z) / _polyval(_NDTRI_Q1, 1 / z) / z
+    second_term_small_p = _polyval(_NDTRI_P2, 1 / z) / _polyval(_NDTRI_Q2, 1 / z) / z
+    second_term_otherwise = _polyval(_NDTRI_P1, 1 / z) / _polyval(_NDTRI_Q1, 1 / z) / z
+    x_for_small_p = first_term - second_term_small_p
+    x_otherwise = first_term - second_term_otherwise
     x = jnp.where(sanitized_mcp > dtype(np.exp(-2.)), x_for_big_p,
                   jnp.where(z >= dtype(8.0), x_for_small_p, x_otherwise))
     x = jnp.where(p > dtype(1. - np.exp(-2.)), x, -x)
@@ -310,6 +358,7 @@ def ndtri(p: Any) -> Any:
 _LOG_NDTR_BOUNDS = {np.dtype(np.float32): (-10.0, 5.0), np.dtype(np.float64): (-20.0, 8.0)}
 
 
+@partial(custom_jvp, nondiff_argnums=(1,))
 def log_ndtr(x: Any, series_order: int = 3) -> Any:
     """``log(ndtr(x))``, accurate far into both tails.
 
@@ -325,11 +374,6 @@ def log_ndtr(x: Any, series_order: int = 3) -> Any:
     x = jnp.asarray(x)
     if x.dtype not in _LOG_NDTR_BOUNDS:
         raise TypeError(f"x.dtype={x.dtype} is not supported.")
-    return _log_ndtr(x, series_order)
-
-
-@partial(custom_jvp, nondiff_argnums=(1,))
-def _log_ndtr(x: Any, series_order: int) -> Any:
     lower, upper = (np.array(b, x.dtype) for b in _LOG_NDTR_BOUNDS[x.dtype])
     above = lax.gt(x, upper)
     # (The max/min keep the unused branches finite, or their gradients would be NaN.)
@@ -342,11 +386,11 @@ def _log_ndtr(x: Any, series_order: int) -> Any:
 def _log_ndtr_jvp(series_order, primals, tangents):
     """d/dx log ndtr(x) = phi(x) / ndtr(x) = exp(log phi(x) - log_ndtr(x))."""
     (x,), (t,) = primals, tangents
-    ans = _log_ndtr(x, series_order)
+    ans = log_ndtr(x, series_order)
     return ans, lax.mul(t, lax.exp(lax.sub(_norm_logpdf(x), ans)))
 
 
-_log_ndtr.defjvp(_log_ndtr_jvp)
+log_ndtr.defjvp(_log_ndtr_jvp)
 
 
 def _log_ndtr_lower(x: Any, series_order: int) -> Any:

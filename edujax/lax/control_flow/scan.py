@@ -265,11 +265,14 @@ def _transpose_scan_body(jaxpr: ClosedJaxpr, num_consts: int, num_carry: int,
                    *(ad.UndefinedPrimal(a) if lin else next(x_res_it)
                      for a, lin in zip(x_avals, xs_lin))]
         cts_out = [*ct_carry, *_fill_zeros(ys_nz, ct_y, y_avals)]
-        cts_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, primals, cts_out)
+        # the constants' cotangents so far are accumulators: this iteration's add to them
+        # as they arrive (as in JAX)
+        lin_consts = [i for i, lin in enumerate(const_lin) if lin]
+        cts_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, primals, cts_out,
+                                  accumulators=dict(zip(lin_consts, ct_consts)))
         ct_const_in, ct_carry_in, ct_x = _split(cts_in, [num_consts, num_carry])
-        ct_const_in = [ct for ct, lin in zip(ct_const_in, const_lin) if lin]
+        sums = [ct for ct, lin in zip(ct_const_in, const_lin) if lin]
         ct_x = [ct for ct, lin in zip(ct_x, xs_lin) if lin]
-        sums = [ad.add_tangents(acc, ct) for acc, ct in zip(ct_consts, ct_const_in)]
         return [ad.instantiate_zeros(ct) for ct in [*sums, *ct_carry_in, *ct_x]], None
 
     return trace_to_jaxpr(fun, [a for g in groups for a in g])[0]

@@ -29,10 +29,12 @@ def pmf(k: Any, p: Any, loc: Any = 0) -> Any:
 def cdf(k: Any, p: Any) -> Any:
     k, p = _promote('bernoulli.cdf', k, p)
     zero, one = _const(k, 0), _const(k, 1)
-    invalid = jnp.isnan(k) | jnp.isnan(p) | (p < zero) | (p > one)
-    return jnp.where(invalid, jnp.nan,
-                     jnp.where(lax.lt(k, zero), zero,
-                               jnp.where(lax.lt(k, one), one - p, one)))
+    conds = [jnp.isnan(k) | jnp.isnan(p) | (p < zero) | (p > one),  # invalid
+             lax.lt(k, zero),
+             jnp.logical_and(lax.ge(k, zero), lax.lt(k, one)),
+             lax.ge(k, one)]
+    vals = [jnp.nan, zero, one - p, one]
+    return jnp.select(conds, vals)
 
 
 def ppf(q: Any, p: Any) -> Any:

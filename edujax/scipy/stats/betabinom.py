@@ -8,9 +8,11 @@ import numpy as np
 
 from edujax import lax
 from edujax import numpy as jnp
+from edujax.inner_jit import inner_jit
 from edujax.scipy.special_functions import _const, _promote, betaln
 
 
+@inner_jit
 def logpmf(k: Any, n: Any, a: Any, b: Any, loc: Any = 0) -> Any:
     k, n, a, b, loc = _promote("betabinom.logpmf", k, n, a, b, loc)
     y = lax.sub(lax.floor(k), loc)

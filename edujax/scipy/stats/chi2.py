@@ -34,8 +34,9 @@ def _half_chi2(name: str, x: Any, df: Any, loc: Any, scale: Any) -> tuple[Any, A
     df/2, so its cdf and sf are the regularized incomplete gamma functions of these."""
     x, df, loc, scale = _promote(name, x, df, loc, scale)
     two = _const(scale, 2)
+    shape = lax.div(df, two)  # (computed first, as in JAX's jaxprs)
     z = lax.div(lax.sub(x, loc), lax.mul(scale, two))
-    return lax.div(df, two), lax.clamp(_const(x, 0), z, _const(x, np.inf))
+    return shape, lax.clamp(_const(x, 0), z, _const(x, np.inf))
 
 
 def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> Any:

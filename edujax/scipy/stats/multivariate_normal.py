@@ -6,6 +6,7 @@ log det cov = 2 sum(log diag L).
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,20 +33,12 @@ def logpdf(x: Any, mean: Any, cov: Any, allow_singular: None = None) -> Any:
             if cov.ndim < 2 or cov.shape[-2:] != (n, n):
                 raise ValueError("multivariate_normal.logpdf got incompatible shapes")
             L = lax.linalg.cholesky(cov)
-            y = _solve_lower(L, x - mean)
+            # y = L⁻¹ (x - mean), one triangular solve per vector (a row system y Lᵀ = b)
+            y = jnp.vectorize(partial(lax.linalg.triangular_solve, lower=True,
+                                      transpose_a=True), signature="(n,n),(n)->(n)")(L, x - mean)
             return (-1/2 * jnp.einsum('...i,...i->...', y, y) - n/2 * jnp.log(2*np.pi)
                             - jnp.log(L.diagonal(axis1=-1, axis2=-2)).sum(-1))
 
 
 def pdf(x: Any, mean: Any, cov: Any) -> Any:
     return lax.exp(logpdf(x, mean, cov))
-
-
-def _solve_lower(L: Any, b: Any) -> Any:
-    """``y = L⁻¹ b`` for each vector on b's last axis, solved as the row system
-    ``y Lᵀ = b`` (a right-side triangular solve, as JAX does)."""
-    batch = jnp.broadcast_shapes(L.shape[:-2], b.shape[:-1])
-    L = jnp.broadcast_to(L, batch + L.shape[-2:])
-    b = jnp.broadcast_to(b, batch + b.shape[-1:])
-    y = lax.linalg.triangular_solve(L, b[..., None, :], lower=True, transpose_a=True)
-    return y[..., 0, :]

@@ -17,7 +17,8 @@ def logpmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:
     y = lax.sub(k, loc)
     comb_term = lax.sub(lax.sub(gammaln(lax.add(y, n)), gammaln(n)), gammaln(lax.add(y, one)))
     log_linear_term = lax.add(xlogy(n, p), xlogy(y, lax.sub(one, p)))
-    return jnp.where(lax.lt(k, loc), -np.inf, lax.add(comb_term, log_linear_term))
+    log_probs = lax.add(comb_term, log_linear_term)
+    return jnp.where(lax.lt(k, loc), -np.inf, log_probs)
 
 
 def pmf(k: Any, n: Any, p: Any, loc: Any = 0) -> Any:

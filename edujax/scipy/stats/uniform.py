@@ -26,10 +26,10 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> Any:
     x, loc, scale = _promote("uniform.cdf", x, loc, scale)
     zero, one = jnp.array(0, x.dtype), jnp.array(1, x.dtype)
-    inside = lax.ge(x, loc) & lax.le(x, lax.add(loc, scale))
-    return jnp.where(lax.lt(x, loc), zero,
-                     jnp.where(lax.gt(x, lax.add(loc, scale)), one,
-                               jnp.where(inside, lax.div(lax.sub(x, loc), scale), 0)))
+    conds = [lax.lt(x, loc), lax.gt(x, lax.add(loc, scale)),
+             lax.ge(x, loc) & lax.le(x, lax.add(loc, scale))]
+    vals = [zero, one, lax.div(lax.sub(x, loc), scale)]
+    return jnp.select(conds, vals)  # (0 where no condition holds: x is NaN)
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> Any:
