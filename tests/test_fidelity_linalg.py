@@ -20,8 +20,6 @@ from edujax.test_util import check_grads
 
 CASES = load("fidelity_linalg_recorded.json")
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "jaxpr:multi_dot": "multi_dot is one jnp.einsum as in JAX, but edujax's einsum puts a "
-                       "three-operand contraction's dot_general operands in another order",
 }
 
 

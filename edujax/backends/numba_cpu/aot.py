@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from edujax.backends.numba_cpu.cache import cache_dir, create_atomically, logger
+from edujax.backends.numba_cpu.tiering import submit
 
 FORMAT = 1  # bump when the files written here would mean something else
 
@@ -398,7 +399,6 @@ def export_later(module: Any, loaded: Any) -> None:
     no object file."""
     if not enabled() or why_not_exportable(module) or exported(module.source):
         return
-    from edujax.backends.numba_cpu.tiering import submit
     done = threading.Event()
 
     def job() -> None:
