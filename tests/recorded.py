@@ -44,3 +44,16 @@ def check(case: dict, type_only: bool = False) -> None:
             assert got.get("message") == case["message"], f"{case['code']}\ngot {got}"
     else:
         assert got.get("out") == case["out"], f"{case['code']}\ngot {got}"
+
+
+def params(cases: list[dict], known_differences: dict[str, str]) -> list:
+    """One pytest param per recorded case, named by the case; a case listed in
+    ``known_differences`` is a strict xfail with that reason, so it fails once fixed."""
+    import pytest
+
+    def marks(name):
+        if name not in known_differences:
+            return ()
+        return pytest.mark.xfail(reason=known_differences[name], strict=True)
+
+    return [pytest.param(c, id=c["name"], marks=marks(c["name"])) for c in cases]

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from recorded import check, load
+from recorded import check, load, params
 from x64_mode import x64
 
 import edujax as jax
@@ -28,15 +28,7 @@ CASES = load("complex_recorded.json")
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
-def _params():
-    for case in CASES:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", params(CASES, KNOWN_DIFFERENCES))
 def test_matches_recorded_jax(case):
     check(case)
 

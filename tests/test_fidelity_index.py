@@ -34,15 +34,7 @@ KNOWN_DIFFERENCES = {
 TYPE_ONLY = {"diagonal_value[traced_offset_error]"}
 
 
-def _params():
-    for case in CASES:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))
 def test_matches_recorded_jax(case):
     recorded.check(case, type_only=case["name"] in TYPE_ONLY)
 

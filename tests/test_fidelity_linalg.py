@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from recorded import check, load
+from recorded import check, load, params
 from x64_mode import x64
 
 import edujax as jax
@@ -23,15 +23,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 }
 
 
-def _params():
-    for case in CASES:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", params(CASES, KNOWN_DIFFERENCES))
 def test_matches_recorded_jax(case):
     check(case)
 

@@ -28,15 +28,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 }
 
 
-def _params():
-    for case in CASES:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))
 def test_matches_jax(case):
     recorded.check(case)
 

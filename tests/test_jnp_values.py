@@ -15,6 +15,7 @@ import pathlib
 import warnings
 
 import jnp_cases
+from recorded import params
 import numpy as np
 import pytest
 
@@ -40,15 +41,7 @@ def run(code: str) -> dict:
     return jnp_cases.encode(ns["out"])
 
 
-def _params():
-    for case in RECORD["cases"]:
-        marks = ()
-        if case["name"] in KNOWN_DIFFERENCES:
-            marks = pytest.mark.xfail(reason=KNOWN_DIFFERENCES[case["name"]], strict=True)
-        yield pytest.param(case, id=case["name"], marks=marks)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", params(RECORD["cases"], KNOWN_DIFFERENCES))
 def test_matches_real_jax(case):
     got = run(case["code"])
     expected = case["expected"]
