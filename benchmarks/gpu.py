@@ -74,6 +74,19 @@ def edujax_timings() -> dict:
     return {"selu": t_selu, "copy": t_copy, "matmul": t_matmul}
 
 
+def cupy_copy() -> float | None:
+    """The driver's own device-to-device copy of the same bytes, through CuPy (None without
+    it): the memory bandwidth a copy gets when nothing on the host side is in the way."""
+    try:
+        import cupy
+        a = cupy.ones(ELEMENTS, dtype=cupy.float32)
+        b = cupy.empty_like(a)
+        sync = cupy.cuda.Device().synchronize
+        return best_time(lambda: (cupy.copyto(b, a), sync()))
+    except Exception:  # noqa: BLE001 - not installed, or no GPU for it
+        return None
+
+
 def cublas_matmul() -> tuple[str, float] | None:
     """cuBLAS's time for the same matmul, through CuPy or PyTorch (None if neither)."""
     try:
@@ -137,6 +150,10 @@ def main() -> int:
     print(f"device-to-device copy, same bytes:     {t['copy'] * 1e6:9.1f} us, "
           f"{moved / t['copy'] / 1e9:7.1f} GB/s   (selu / copy: {t['selu'] / t['copy']:.2f}x)")
     flops = 2 * MATMUL ** 3
+    copy = cupy_copy()
+    if copy is not None:
+        print(f"the same copy through CuPy:            {copy * 1e6:9.1f} us, "
+              f"{moved / copy / 1e9:7.1f} GB/s   (selu / CuPy's copy: {t['selu'] / copy:.2f}x)")
     print(f"matmul {MATMUL}x{MATMUL} f32, tiled kernel:  {t['matmul'] * 1e3:9.2f} ms, "
           f"{flops / t['matmul'] / 1e12:7.2f} TFLOP/s")
     cublas = cublas_matmul()

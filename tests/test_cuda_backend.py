@@ -101,14 +101,17 @@ def test_selu_is_one_grid_stride_kernel():
     assert text.count("@cuda.jit") == 1 and "def fused_0(A, G):" in text
     assert "for flat in range(cuda.grid(1), 20, cuda.gridsize(1)):" in text
     assert "c = np.float32(exp(a))" in text  # the jaxpr's names, device_math's exp
-    assert "fused_0[2, 4](a, g)" in text  # 2 blocks of 4 threads (the simulator's sizes)
+    sizes = runtime.launch_sizes()  # the simulator's (2 blocks of 4 threads) or a GPU's
+    blocks = runtime.blocks_for(20, sizes.threads, sizes.max_blocks)
+    assert f"fused_0[{blocks}, {sizes.threads}](a, g)" in text
     check(selu, x)
 
 
 def test_reductions_combine_in_a_shared_memory_tree():
     x = f32(3, 5)
     text = compiled_text(lambda v: (v.sum(1), v.max(0), jnp.argmax(v, axis=1)), x)
-    assert "cuda.shared.array(4, np.float32)" in text and "cuda.syncthreads()" in text
+    threads = runtime.launch_sizes().threads
+    assert f"cuda.shared.array({threads}, np.float32)" in text and "cuda.syncthreads()" in text
     assert "while half > 0:" in text and "arg_better(" in text
     for axes in [(0,), (1,), None]:
         check(lambda v, a=axes: (jnp.sum(v, axis=a), jnp.max(v, axis=a), jnp.min(v, axis=a),
@@ -136,7 +139,9 @@ def test_matrix_products_in_every_orientation(dims):
     elif dims == ((0,), (1,)):
         b = f32(4, 3, seed=1)
     text = compiled_text(lambda a, b: lax.dot_general(a, b, (dims, ((), ()))), a, b)
-    assert "TILE_A = cuda.shared.array((2, 2), np.float32)" in text
+    sizes = runtime.launch_sizes()
+    tile, wide = sizes.tile, sizes.tile * sizes.per_thread
+    assert f"TILE_A = cuda.shared.array(({tile}, {wide + 1}), np.float32)" in text
     check(lambda a, b: lax.dot_general(a, b, (dims, ((), ()))), a, b)
 
 
@@ -347,3 +352,23 @@ def test_no_gpu_raises_a_clear_error_not_a_driver_traceback(monkeypatch):
     monkeypatch.delitem(backends._instances, "cuda", raising=False)
     with pytest.raises(RuntimeError, match="found no CUDA GPU.*NUMBA_ENABLE_CUDASIM=1"):
         jax.jit(lambda v: v + 1)(jnp.ones(2))
+
+
+def test_gpu_memory_comes_from_a_pool():
+    """On a GPU, buffers freed by one call are reused by the next (memory_pool.py): after a
+    warm-up, repeated calls take no new memory from the driver. The simulator has no
+    driver, so there the pool stays off."""
+    if runtime.simulator():
+        assert runtime._POOL == [False]
+        return
+    manager = cuda.current_context().memory_manager
+    f = jax.jit(lambda v: (jnp.sin(v) * 2.0 + 1.0, v.sum()))
+    x = f32(1 << 20)
+    for _ in range(3):
+        f(x)
+    runtime.synchronize()
+    free = manager.get_memory_info().free
+    for _ in range(20):
+        f(x)
+    runtime.synchronize()
+    assert manager.get_memory_info().free == free and manager.cached_bytes > 0

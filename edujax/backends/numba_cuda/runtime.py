@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from edujax.backends.numba_cuda import memory_pool
+
 INSTALL_HINT = ('The \'cuda\' backend needs numba-cuda: pip install "edujax[cuda]" '
                 "(or pip install numba-cuda).")
 
@@ -42,12 +44,18 @@ DEVICE_DTYPES = {np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np
 
 
 def cuda() -> ModuleType:
-    """``numba.cuda``, imported on first use; a clear RuntimeError when it is not installed."""
+    """``numba.cuda``, imported on first use; a clear RuntimeError when it is not installed.
+    The first call also puts edujax's memory pool in front of Numba's allocator."""
     try:
         from numba import cuda as numba_cuda
     except ImportError as e:
         raise RuntimeError(INSTALL_HINT) from e
+    if not _POOL:
+        _POOL.append(memory_pool.install(numba_cuda))
     return numba_cuda
+
+
+_POOL: list[bool] = []  # [whether memory_pool is in use], once numba.cuda is imported
 
 
 def simulator() -> bool:
@@ -119,21 +127,24 @@ class LaunchSizes:
 
     threads: int  # threads per block (a power of two: the reduction tree halves it)
     max_blocks: int  # grid-stride loops cover any size with at most this many blocks
-    tile: int  # the matmul's tile is tile x tile threads
+    tile: int  # the matmul's block is tile x tile threads ...
+    per_thread: int  # ... each computing per_thread x per_thread outputs
 
 
-GPU_SIZES = LaunchSizes(threads=256, max_blocks=1024, tile=16)
-SIMULATOR_SIZES = LaunchSizes(threads=4, max_blocks=2, tile=2)
+GPU_SIZES = LaunchSizes(threads=256, max_blocks=1024, tile=16, per_thread=4)
+SIMULATOR_SIZES = LaunchSizes(threads=4, max_blocks=2, tile=2, per_thread=2)
 
 
 def launch_sizes() -> LaunchSizes:
-    """``EDUJAX_CUDA_THREADS`` / ``EDUJAX_CUDA_TILE`` override the defaults of the target."""
+    """``EDUJAX_CUDA_THREADS``, ``EDUJAX_CUDA_TILE`` and ``EDUJAX_CUDA_PER_THREAD`` override
+    the defaults of the target."""
     base = SIMULATOR_SIZES if simulator() else GPU_SIZES
     threads = int(os.environ.get("EDUJAX_CUDA_THREADS", base.threads))
     if threads < 1 or threads & (threads - 1):
         raise ValueError(f"EDUJAX_CUDA_THREADS must be a power of two, got {threads}")
     tile = int(os.environ.get("EDUJAX_CUDA_TILE", base.tile))
-    return LaunchSizes(threads, base.max_blocks, tile)
+    per_thread = int(os.environ.get("EDUJAX_CUDA_PER_THREAD", base.per_thread))
+    return LaunchSizes(threads, base.max_blocks, tile, per_thread)
 
 
 def blocks_for(work: int, threads: int, max_blocks: int) -> int:
