@@ -339,6 +339,48 @@ def test_vmap_while_with_batched_predicate_matches_loop(limits, scales):
                        rtol=1e-6)
 
 
+def counted_power(n, s):
+    """s**n by a while loop that runs n times: its predicate depends on n."""
+    return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * s), (0, 1.0))[1]
+
+
+def test_vmap_while_keeps_the_batched_predicate_in_the_loop():
+    """As in JAX 0.10: the cond_jaxpr returns one bool per example and the body is the
+    plain batched body (the masking is the meaning of ``while``, not equations)."""
+    ns, ss = jnp.array([0, 3, 1]), jnp.array([2.0, 0.5, 3.0])
+    text = str(jax.make_jaxpr(jax.vmap(counted_power))(ns, ss))
+    cond = text.split("cond_jaxpr=")[1]
+    assert "lt" in cond and "in (" in cond and "bool[3] = lt" in cond
+    assert "select_n" not in text and "reduce_or" not in text
+    np.testing.assert_allclose(jax.vmap(counted_power)(ns, ss), [1.0, 0.125, 3.0])
+
+
+def test_vmap_of_vmap_of_a_while_with_batched_predicates():
+    """The predicate batched by both vmaps (bool[2,3]), and batched only by the inner one:
+    then the outer vmap puts the carry's new batch dimension after the predicate's."""
+    ns = jnp.array([[0, 1, 2], [3, 2, 1]])
+    ss = jnp.array([[2.0, 3.0, 0.5], [1.5, -1.0, 2.0]])
+    expected = np.asarray(ss) ** np.asarray(ns)
+    both = jax.vmap(jax.vmap(counted_power))
+    np.testing.assert_allclose(both(ns, ss), expected)
+    np.testing.assert_allclose(jax.jit(both)(ns, ss), expected)
+    inner_only = jax.vmap(jax.vmap(counted_power, in_axes=(0, None)), in_axes=(None, 0))
+    expected = np.asarray(ss[:, 0])[:, None] ** np.asarray(ns[0])[None, :]
+    np.testing.assert_allclose(inner_only(ns[0], ss[:, 0]), expected)
+    np.testing.assert_allclose(jax.jit(inner_only)(ns[0], ss[:, 0]), expected)
+
+
+def test_jvp_and_vmap_of_a_while_with_batched_predicate_commute():
+    ns, ss, ts = jnp.array([0, 3, 1]), jnp.array([2.0, 0.5, 3.0]), jnp.array([1.0, 2.0, 1.0])
+    expected = (np.asarray(ss) ** np.asarray(ns),
+                np.asarray(ns) * np.asarray(ss) ** (np.asarray(ns) - 1) * np.asarray(ts))
+    jvp = lambda n, s, t: jax.jvp(lambda u: counted_power(n, u), (s,), (t,))  # noqa: E731
+    assert_trees_close(jax.vmap(jvp)(ns, ss, ts), expected, rtol=1e-6)
+    vmapped = lambda s, t: jax.jvp(lambda u: jax.vmap(counted_power)(ns, u), (s,), (t,))  # noqa: E731,E501
+    assert_trees_close(vmapped(ss, ts), expected, rtol=1e-6)
+    assert_trees_close(jax.jit(vmapped)(ss, ts), expected, rtol=1e-6)
+
+
 def test_vmap_while_with_batched_carry_only_and_nested_vmap():
     f = lambda x: lax.while_loop(lambda c: c < 10, lambda c: c * 2 + x, x)  # noqa: E731
     xs = jnp.arange(1.0, 7.0).reshape(2, 3)

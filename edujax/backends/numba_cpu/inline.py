@@ -12,6 +12,12 @@ compute them (``keys.py``), so that random numbers are computed in compiled kern
 ``split`` (how reverse mode cuts a concatenate's cotangent) becomes one ``slice`` per
 piece, as XLA lowers it: slices are views the fused loops read through.
 
+A ``while`` whose predicate is batched (vmap of a loop whose examples stop at different
+times: its cond returns one bool per example) becomes the plain loop that JAX's lowering
+makes of it, ``while any(pred): carry = select(pred, body(carry), carry)``
+(lax/control_flow/loops.py, ``lower_batched_predicate``), so the loop steps and the
+compiled loop functions only ever see a scalar predicate.
+
 Equations whose operands are all literals (``div 1.0 8.0``, from ``jnp.mean``'s gradient)
 are computed right away with their reference rule: constant folding.
 
@@ -33,6 +39,7 @@ import numpy as np
 from edujax import core
 from edujax.backends.numba_cpu import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from edujax.lax.control_flow.loops import lower_batched_predicate
 from edujax.lax.shape import slice_p
 
 # Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
@@ -86,6 +93,10 @@ class _Builder:
                 outs = invars
             elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
                 outs = rewritten  # keys as words, threefry as elementwise equations
+            elif name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
+                outs = [Var(v.aval) for v in eqn.outvars]  # a batched predicate
+                self.eqns.append(lower_batched_predicate(eqn.replace(invars=invars,
+                                                                     outvars=outs)))
             elif name == "split":
                 outs = self._split_as_slices(eqn, invars[0])
             elif (folded := fold_constants(eqn, invars)) is not None:
