@@ -307,6 +307,15 @@ def test_a_while_with_a_batched_predicate_runs_until_every_example_is_done():
     text = compiled_text(jax.vmap(counted_power), ns, ss)
     assert "while_0 (compiled" in placement(text) and "reduce_or" in text
 
+    def keyed(key, n):  # keys in the carry: lowered first, then the keys become words
+        def body(c):
+            i, k, acc = c
+            k, sub = jax.random.split(k)
+            return i + 1, k, acc + jax.random.uniform(sub)
+        return lax.while_loop(lambda c: c[0] < n, body, (0, key, 0.0))
+    i, key, acc = check(jax.vmap(keyed), jax.random.split(jax.random.key(0), 4), ns)
+    np.testing.assert_array_equal(i, ns)
+
 
 def test_a_loop_with_a_reference_rule_stays_a_python_loop():
     def f(x):

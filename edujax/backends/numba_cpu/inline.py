@@ -85,18 +85,16 @@ class _Builder:
             return atom if type(atom) is Literal else env[atom]
 
         for eqn in jaxpr.eqns:
-            invars = [read(v) for v in eqn.invars]
             name = eqn.primitive.name
+            if name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
+                eqn = lower_batched_predicate(eqn)  # (before keys become words)
+            invars = [read(v) for v in eqn.invars]
             if name in CALL_PARAMS:
                 outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
             elif name in IDENTITIES:
                 outs = invars
             elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
                 outs = rewritten  # keys as words, threefry as elementwise equations
-            elif name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
-                outs = [Var(v.aval) for v in eqn.outvars]  # a batched predicate
-                self.eqns.append(lower_batched_predicate(eqn.replace(invars=invars,
-                                                                     outvars=outs)))
             elif name == "split":
                 outs = self._split_as_slices(eqn, invars[0])
             elif (folded := fold_constants(eqn, invars)) is not None:
