@@ -248,9 +248,15 @@ class PartialEvalTrace(core.Trace):
     (backward) computation needs.
     """
 
-    def __init__(self, parent: core.Trace):
+    def __init__(self, parent: core.Trace, residuals_last: bool = False):
         self.parent = parent
         self.staging = DynamicJaxprTrace()
+        # Where an unknown jit takes its residuals. JAX has two tracers for this work:
+        # linearize's (LinearizeTrace: a jit's linear part takes its residuals first,
+        # pjit's _pjit_linearize) and the one that splits the jaxpr of a scan, cond or
+        # while (JaxprTrace, pe.partial_eval_jaxpr_nounits: residuals last,
+        # _pjit_partial_eval). partial_eval_jaxpr.py makes the second kind.
+        self.residuals_last = residuals_last
 
     def new_unknown(self, aval: ShapedArray) -> DynamicJaxprTracer:
         return self.staging.new_arg(aval)

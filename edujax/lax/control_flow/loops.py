@@ -144,6 +144,8 @@ _WHILE_REVERSE_MODE_ERROR = (
 
 
 def _while_partial_eval(trace, *args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    # (JAX has no linearize rule for while: its JVP is partially evaluated by a JaxprTrace,
+    # whose convention partial_eval_jaxpr follows by default, even while linearizing)
     params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
                   body_nconsts=body_nconsts)
     cconst_uk, bconst_uk, init_uk = _split([trace.is_unknown(x) for x in args],
