@@ -178,6 +178,7 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool], residuals_last: bool)
     instantiate = [i >= n_out - n_tangents for i in range(n_out)]
     split = _drop_unused_residuals(_constants_to_unknown_side(partial_eval_jaxpr(
         jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
+        # (zero literals become residuals only while linearizing: a JaxprTrace writes them inline)
         literal_residuals=not residuals_last, residuals_last=residuals_last)))
     # Known outputs that are just known inputs passed through are not jit outputs either,
     # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
