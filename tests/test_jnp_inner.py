@@ -17,11 +17,7 @@ import recorded
 
 CASES = recorded.load("jnp_inner_recorded.json")
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
-                     "the constvars come in creation order (fweights first); edujax makes "
-                     "them constvars where they are first used (the jit's sorted keywords)"),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))
