@@ -100,3 +100,31 @@ def test_arrays_made_while_tracing_are_constvars_in_the_order_they_were_made():
     g:f32[3,2] = mul f e
   in (g,) }"""
     np.testing.assert_allclose(edujax.jit(g)(2.0), [7.0, 10.0])
+
+
+def test_jvp_of_add_any_instantiates_a_zero_tangent_next_to_a_nonzero_one():
+    """Forward over reverse: the backward pass sums the cotangents of x with add_any, and
+    the tangent of ``2 * ct`` is zero. JAX's JVP of add_any (linear_jvp) makes that zero a
+    real one (here the literal ``0.0``) and keeps the add_any. (Recorded from JAX 0.10.2.)"""
+    f = lambda x: x * 2.0 + jnp.sin(x)  # noqa: E731
+    g = lambda x, t: edujax.jvp(edujax.grad(f), (x,), (t,))  # noqa: E731
+    assert str(edujax.make_jaxpr(g)(1.0, 1.0)) == """\
+{ lambda ; a:f32[] b:f32[]. let
+    c:f32[] = mul a 2.0:f32[]
+    d:f32[] = mul b 2.0:f32[]
+    e:f32[] = sin a
+    f:f32[] = cos a
+    g:f32[] = mul b f
+    h:f32[] = cos a
+    i:f32[] = sin a
+    j:f32[] = mul b i
+    k:f32[] = neg j
+    _:f32[] = add c e
+    _:f32[] = add d g
+    l:f32[] = mul 1.0:f32[] h
+    m:f32[] = mul 1.0:f32[] k
+    n:f32[] = mul 1.0:f32[] 2.0:f32[]
+    o:f32[] = add_any l n
+    p:f32[] = add_any m 0.0:f32[]
+  in (o, p) }"""
+    np.testing.assert_allclose(g(1.0, 1.0), (2.0 + np.cos(1.0), -np.sin(1.0)), rtol=1e-6)

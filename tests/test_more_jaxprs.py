@@ -17,9 +17,6 @@ import recorded
 CASES = recorded.load("more_jaxprs_recorded.json")
 
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "more[log_softmax][hessian]": ("hessian of the log_softmax jit: JAX's transposed, "
-                                   "vmapped JVP adds an instantiated zero cotangent "
-                                   "(broadcast_in_dim 0.0, add_any) that edujax leaves out"),
     "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
     "random[gamma[traced_a]][grad]": ("gamma's derivative in a: JAX computes it with "
                                       "igamma_grad_a's series (while loops in the jaxpr); "
