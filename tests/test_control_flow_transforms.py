@@ -339,6 +339,48 @@ def test_vmap_while_with_batched_predicate_matches_loop(limits, scales):
                        rtol=1e-6)
 
 
+def counted_power(n, s):
+    """s**n by a while loop that runs n times: its predicate depends on n."""
+    return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * s), (0, 1.0))[1]
+
+
+def test_vmap_while_keeps_the_batched_predicate_in_the_loop():
+    """As in JAX 0.10: the cond_jaxpr returns one bool per example and the body is the
+    plain batched body (the masking is the meaning of ``while``, not equations)."""
+    ns, ss = jnp.array([0, 3, 1]), jnp.array([2.0, 0.5, 3.0])
+    text = str(jax.make_jaxpr(jax.vmap(counted_power))(ns, ss))
+    cond = text.split("cond_jaxpr=")[1]
+    assert "lt" in cond and "in (" in cond and "bool[3] = lt" in cond
+    assert "select_n" not in text and "reduce_or" not in text
+    np.testing.assert_allclose(jax.vmap(counted_power)(ns, ss), [1.0, 0.125, 3.0])
+
+
+def test_vmap_of_vmap_of_a_while_with_batched_predicates():
+    """The predicate batched by both vmaps (bool[2,3]), and batched only by the inner one:
+    then the outer vmap puts the carry's new batch dimension after the predicate's."""
+    ns = jnp.array([[0, 1, 2], [3, 2, 1]])
+    ss = jnp.array([[2.0, 3.0, 0.5], [1.5, -1.0, 2.0]])
+    expected = np.asarray(ss) ** np.asarray(ns)
+    both = jax.vmap(jax.vmap(counted_power))
+    np.testing.assert_allclose(both(ns, ss), expected)
+    np.testing.assert_allclose(jax.jit(both)(ns, ss), expected)
+    inner_only = jax.vmap(jax.vmap(counted_power, in_axes=(0, None)), in_axes=(None, 0))
+    expected = np.asarray(ss[:, 0])[:, None] ** np.asarray(ns[0])[None, :]
+    np.testing.assert_allclose(inner_only(ns[0], ss[:, 0]), expected)
+    np.testing.assert_allclose(jax.jit(inner_only)(ns[0], ss[:, 0]), expected)
+
+
+def test_jvp_and_vmap_of_a_while_with_batched_predicate_commute():
+    ns, ss, ts = jnp.array([0, 3, 1]), jnp.array([2.0, 0.5, 3.0]), jnp.array([1.0, 2.0, 1.0])
+    expected = (np.asarray(ss) ** np.asarray(ns),
+                np.asarray(ns) * np.asarray(ss) ** (np.asarray(ns) - 1) * np.asarray(ts))
+    jvp = lambda n, s, t: jax.jvp(lambda u: counted_power(n, u), (s,), (t,))  # noqa: E731
+    assert_trees_close(jax.vmap(jvp)(ns, ss, ts), expected, rtol=1e-6)
+    vmapped = lambda s, t: jax.jvp(lambda u: jax.vmap(counted_power)(ns, u), (s,), (t,))  # noqa: E731,E501
+    assert_trees_close(vmapped(ss, ts), expected, rtol=1e-6)
+    assert_trees_close(jax.jit(vmapped)(ss, ts), expected, rtol=1e-6)
+
+
 def test_vmap_while_with_batched_carry_only_and_nested_vmap():
     f = lambda x: lax.while_loop(lambda c: c < 10, lambda c: c * 2 + x, x)  # noqa: E731
     xs = jnp.arange(1.0, 7.0).reshape(2, 3)
@@ -428,6 +470,19 @@ def test_grad_through_vmapped_cond_does_not_see_the_branch_not_taken():
 
 
 # ------------------------------------------------------------------ jaxprs recorded from JAX
+def hoisted_scan(x, t, w):
+    def body(c, a):
+        return c * jnp.sin(t) + jnp.where(c > 0, jnp.cos(w), w * 2.0) + t * w, c
+    return lax.scan(body, x, None, length=3)[0]
+
+
+def where_scan(x, w):
+    def body(c, a):
+        c = jnp.where(a > 0, c * jnp.sin(w), c + a) + jnp.cos(w) * 2.0
+        return c, jnp.minimum(c, w)
+    return lax.scan(body, x, jnp.arange(3.0) - 1.0)
+
+
 # (name, function, arguments, what real JAX 0.10.2 printed for make_jaxpr(function)(*args)).
 JAXPR_CASES = [
     ("vmap_cond_batched_predicate",
@@ -539,6 +594,105 @@ let jaxpr = { lambda ; a:f32[] b:f32[] c:f32[] d:f32[] e:f32[]. let
       cond_nconsts=0
     ] a 1.0:f32[] 0:i32[] 1.0:f32[] 0.0:f32[]
   in (b, c) }"""),
+    # vmap of a while whose predicate is batched: JAX 0.10's cond_jaxpr returns bool[3]
+    ("vmap_while_batched_predicate", jax.vmap(counted_power),
+     (jnp.array([0, 3, 1]), jnp.array([2.0, 0.5, 3.0])),
+     """\
+{ lambda ; a:i32[3] b:f32[3]. let
+    c:i32[3] = broadcast_in_dim 0:i32[]
+    d:f32[3] = broadcast_in_dim 1.0:f32[]
+    _:i32[3] e:f32[3] = while[
+      body_jaxpr={ lambda ; f:f32[3] g:i32[3] h:f32[3]. let
+          i:i32[3] = add g 1:i32[]
+          j:f32[3] = convert_element_type[new_dtype=float32 weak_type=False] h
+          k:f32[3] = mul j f
+        in (i, k) }
+      body_nconsts=1
+      cond_jaxpr={ lambda ; l:i32[3] m:i32[3] n:f32[3]. let
+          o:i32[3] = convert_element_type[new_dtype=int32 weak_type=False] m
+          p:bool[3] = lt o l
+        in (p,) }
+      cond_nconsts=1
+    ] a b c d
+  in (e,) }"""),
+    # grad of a scan whose loop-invariant work is hoisted: the scan's constants come in the
+    # order of JAX's graph of tracers (d f e g), and the jit split inside the body takes its
+    # residuals last (JAX's JaxprTrace, _pjit_partial_eval)
+    ("grad_scan_hoisted_consts", jax.grad(hoisted_scan), (1.0, 0.3, 0.7),
+     """\
+{ lambda ; a:f32[] b:f32[] c:f32[]. let
+    d:f32[] = sin b
+    e:f32[] = cos c
+    f:f32[] = mul c 2.0:f32[]
+    jit[name=_where jaxpr={ lambda ; e:f32[] f:f32[]. let  in () }] e f
+    g:f32[] = mul b c
+    _:f32[] _:f32[3] = scan[
+      jaxpr={ lambda ; h:f32[] i:f32[] j:f32[] k:f32[] l:f32[]. let
+          m:f32[] = mul l h
+          n:bool[] = gt l 0.0:f32[]
+          o:f32[] = jit[
+            name=_where
+            jaxpr={ lambda ; n:bool[] i:f32[] j:f32[]. let
+                o:f32[] = select_n n i j
+              in (o,) }
+          ] n i j
+          p:f32[] = add m o
+          q:f32[] = add p k
+        in (q, l) }
+      length=3
+      num_carry=1
+      num_consts=4
+      reverse=False
+      unroll=1
+    ] d f e g a
+    r:f32[] = scan[
+      jaxpr={ lambda ; s:f32[] t:f32[]. let u:f32[] = mul t s in (u,) }
+      length=3
+      num_carry=1
+      num_consts=1
+      reverse=True
+      unroll=1
+    ] d 1.0:f32[]
+  in (r,) }"""),
+    # linearize of a scan: its body is split by JAX's LinearizeTrace, whose jits take their
+    # residuals first (_pjit_linearize)
+    ("linearize_scan_with_jit", jax.linearize(where_scan, 1.0, 0.5)[1], (1.0, 1.0),
+     """\
+let jaxpr = { lambda ; a:f32[] b:f32[] c:f32[] d:f32[] e:f32[] f:f32[] g:bool[] h:f32[]
+    i:f32[]. let
+    j:f32[] = mul d a
+    k:f32[] = mul e b
+    l:f32[] = mul f j
+    m:f32[] = add_any k l
+    n:f32[] = convert_element_type[new_dtype=float32 weak_type=False] e
+    o:f32[] = jit[
+      name=_where
+      jaxpr={ lambda ; g:bool[] m:f32[] n:f32[]. let
+          p:f32[] = convert_element_type[new_dtype=float32 weak_type=False] m
+          o:f32[] = select_n g n p
+        in (o,) }
+    ] g m n
+    q:f32[] = mul d c
+    r:f32[] = neg q
+    s:f32[] = mul r 2.0:f32[]
+    t:f32[] = convert_element_type[new_dtype=float32 weak_type=False] s
+    u:f32[] = add o t
+    v:f32[] = convert_element_type[new_dtype=float32 weak_type=False] d
+    w:f32[] = mul u h
+    x:f32[] = mul v i
+    y:f32[] = add_any w x
+  in (u, y) } in
+{ lambda z:f32[] ba:f32[] bb:f32[] bc:f32[3] bd:bool[3] be:f32[3] bf:f32[3]; bg:f32[]
+    bh:f32[]. let
+    bi:f32[] bj:f32[3] = scan[
+      jaxpr=jaxpr
+      length=3
+      num_carry=1
+      num_consts=4
+      reverse=False
+      unroll=1
+    ] z ba bb bh bg bc bd be bf
+  in (bi, bj) }"""),
 ]
 
 

@@ -254,6 +254,16 @@ def test_control_flow_is_driven_from_the_host():
     assert "(ScanLoop): body" in text and "(fill kernel)" in text
 
 
+def test_a_while_with_a_batched_predicate_runs_until_every_example_is_done():
+    """vmap's while returns one predicate per example; the host loop runs while any holds,
+    and the body keeps the carry of the examples that are done (flatten lowers it so)."""
+    def counted_power(n, s):
+        return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * s), (0, 1.0))[1]
+    ns, ss = jnp.array([0, 3, 1, 5]), jnp.array([2.0, 0.5, 3.0, -1.0])
+    check(jax.vmap(counted_power), ns, ss)
+    check(jax.vmap(jax.vmap(counted_power)), ns.reshape(2, 2), ss.reshape(2, 2))
+
+
 def test_gradients_and_literals():
     def mlp_loss(params, x, y):
         (w1, b1), (w2, b2) = params

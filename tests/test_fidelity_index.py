@@ -23,13 +23,7 @@ from edujax import lax
 
 CASES = recorded.load("fidelity_index_recorded.json")
 
-_SCAN_HOIST = ("under grad, the scan's partial evaluation hoists its loop-invariant work out "
-               "of the loop in another order than JAX (JAX's order comes from a topological "
-               "sort of its tracers): the scan's constants are listed differently")
-KNOWN_DIFFERENCES = {
-    "searchsorted[grad_of_query_user]": _SCAN_HOIST,
-    "interp[grad]": _SCAN_HOIST,  # (interp searches with searchsorted's scan)
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 # The message names the tracer's class by its module path, which is JAX's own.
 TYPE_ONLY = {"diagonal_value[traced_offset_error]"}
 

@@ -17,15 +17,7 @@ import recorded
 
 CASES = recorded.load("jnp_inner_recorded.json")
 
-_WHILE_VMAP = ("vmap of a while_loop whose predicate is batched: JAX 0.10 keeps one loop with a "
-               "batched predicate (cond_jaxpr returns bool[2]); edujax reduces it with "
-               "reduce_or and selects in the body")
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "gcd[vmap]": _WHILE_VMAP, "lcm[vmap]": _WHILE_VMAP,
-    "cov[weights]": ("JAX 0.10 stages a jnp.array made while tracing at once (lax.stage), so "
-                     "the constvars come in creation order (fweights first); edujax makes "
-                     "them constvars where they are first used (the jit's sorted keywords)"),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))

@@ -16,15 +16,7 @@ import recorded
 
 CASES = recorded.load("more_jaxprs_recorded.json")
 
-_EXPN = ("exp1 is expn(1, x) as in JAX, whose series has a while_loop under vmap with a "
-         "batched predicate: JAX 0.10's while_p keeps such a predicate batched (the loop "
-         "runs until all are done, updates masked in its lowering); edujax's batching rule "
-         "reduces it with reduce_or and selects in the body, JAX's older form")
 KNOWN_DIFFERENCES: dict[str, str] = {
-    **{f"special[exp1]{t}": _EXPN for t in ("", "[jit]", "[vmap]")},
-    "more[log_softmax][hessian]": ("hessian of the log_softmax jit: JAX's transposed, "
-                                   "vmapped JVP adds an instantiated zero cotangent "
-                                   "(broadcast_in_dim 0.0, add_any) that edujax leaves out"),
     "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
     "random[gamma[traced_a]][grad]": ("gamma's derivative in a: JAX computes it with "
                                       "igamma_grad_a's series (while loops in the jaxpr); "

@@ -289,6 +289,34 @@ def test_loops_compile_into_numba_functions():
     assert text.count("@njit") == text.count("\ndef ") - 1  # everything but run is compiled
 
 
+def counted_power(n, s):
+    """s**n by a while loop that runs n times: under vmap its predicate is batched."""
+    return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * s), (0, 1.0))[1]
+
+
+def test_a_while_with_a_batched_predicate_runs_until_every_example_is_done():
+    """vmap keeps one loop whose cond returns a bool per example (JAX 0.10's while): flatten
+    lowers it to ``while any(pred): carry = select(pred, body(carry), carry)``, compiled."""
+    ns, ss = jnp.array([0, 3, 1, 5]), jnp.array([2.0, 0.5, 3.0, -1.0])
+    got = check(jax.vmap(counted_power), ns, ss)
+    np.testing.assert_allclose(got, np.asarray(ss) ** np.asarray(ns))
+    check(jax.vmap(jax.vmap(counted_power)), ns.reshape(2, 2), ss.reshape(2, 2))
+    check(jax.vmap(jax.vmap(counted_power, in_axes=(0, None)), in_axes=(None, 0)), ns, ss)
+    check(jax.vmap(jnp.gcd), jnp.array([[12, -18, 0], [8, 27, 5]]),
+          jnp.array([[8, 27, 5], [12, -18, 0]]))
+    text = compiled_text(jax.vmap(counted_power), ns, ss)
+    assert "while_0 (compiled" in placement(text) and "reduce_or" in text
+
+    def keyed(key, n):  # keys in the carry: lowered first, then the keys become words
+        def body(c):
+            i, k, acc = c
+            k, sub = jax.random.split(k)
+            return i + 1, k, acc + jax.random.uniform(sub)
+        return lax.while_loop(lambda c: c[0] < n, body, (0, key, 0.0))
+    i, key, acc = check(jax.vmap(keyed), jax.random.split(jax.random.key(0), 4), ns)
+    np.testing.assert_array_equal(i, ns)
+
+
 def test_a_loop_with_a_reference_rule_stays_a_python_loop():
     def f(x):
         return lax.fori_loop(0, 3, lambda i, v: jnp.cumsum(v) * 0.5, x)

@@ -248,9 +248,15 @@ class PartialEvalTrace(core.Trace):
     (backward) computation needs.
     """
 
-    def __init__(self, parent: core.Trace):
+    def __init__(self, parent: core.Trace, residuals_last: bool = False):
         self.parent = parent
         self.staging = DynamicJaxprTrace()
+        # Where an unknown jit takes its residuals. JAX has two tracers for this work:
+        # linearize's (LinearizeTrace: a jit's linear part takes its residuals first,
+        # pjit's _pjit_linearize) and the one that splits the jaxpr of a scan, cond or
+        # while (JaxprTrace, pe.partial_eval_jaxpr_nounits: residuals last,
+        # _pjit_partial_eval). partial_eval_jaxpr.py makes the second kind.
+        self.residuals_last = residuals_last
 
     def new_unknown(self, aval: ShapedArray) -> DynamicJaxprTracer:
         return self.staging.new_arg(aval)
@@ -378,7 +384,19 @@ def vjp_flat(fun: Callable, primals: list) -> tuple[list, Callable]:
 
 
 # ------------------------------------------------------------------ add_any (ad_util.py)
-jvp_rules[add_any_p] = lambda primals, tangents: (add_any_p.bind(*primals), add_tangents(*tangents))
+# add_any is linear, and its JVP is JAX's for every linear primitive (ad.linear_jvp): the
+# same sum of the tangents, where a symbolic zero next to a nonzero tangent is made a real
+# zero array first. (It shows in forward-over-reverse, a hessian: the backward pass sums
+# cotangents with add_any, and one of them may not depend on the input.)
+
+def _add_any_jvp(primals, tangents):
+    out = add_any_p.bind(*primals)
+    if all(type(t) is Zero for t in tangents):
+        return out, Zero.from_value(out)
+    return out, add_any_p.bind(*(instantiate_zeros(t) for t in tangents))
+
+
+jvp_rules[add_any_p] = _add_any_jvp
 transpose_rules[add_any_p] = lambda ct, x, y: [ct, ct]
 
 

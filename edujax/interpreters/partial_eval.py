@@ -155,6 +155,7 @@ class DynamicJaxprTrace(core.Trace):
         self.tracers: list[Tracer] = []     # keeps tracers alive so their ids stay unique
         self.constvars: dict[int, Var] = {}  # id(constant) -> Var
         self.consts: list[Any] = []
+        self.staged_unread: set[int] = set()  # ids of staged constants no equation read yet
 
     def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
         tracer = self._new_tracer(aval)
@@ -184,6 +185,7 @@ class DynamicJaxprTrace(core.Trace):
             return Literal(x, aval)
         # A non-scalar constant, or a tracer of some outer trace: a constvar.
         var = self.constvars.get(id(x))
+        self.staged_unread.discard(id(x))
         if var is None:
             # (its weak type is kept, as JAX's new_const does: a weak residual of the
             # known half of a linearization must not make the tangents strong)
@@ -196,6 +198,9 @@ class DynamicJaxprTrace(core.Trace):
         if fold is not None and all(_is_constant(a) for a in args):
             values = [_literal_value(a) for a in args]
             folded = fold(*values, **params)
+            if folded is not None and not _is_literalable(folded) and any(
+                    folded is a for a in args if not isinstance(a, Tracer)):
+                return self._stage_constant(folded)
             if folded is not None:
                 return self.new_literal(folded, core.abstract_eval(
                     prim, [core.get_aval(a) for a in args], params))
@@ -209,6 +214,18 @@ class DynamicJaxprTrace(core.Trace):
         outs = [self._new_tracer(a) for a in out_avals]
         self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
         return outs if prim.multiple_results else outs[0]
+
+    def _stage_constant(self, x: Any) -> Any:
+        """``stage(x)`` of an array known now (``jnp.array([1, 2])`` while tracing): it is
+        a constvar from this moment on. JAX's trace makes it one when it is made (new_const),
+        so the constvars come in the order the constants were made, not in the order
+        equations first read them. (JAX returns a tracer; edujax keeps the concrete Array,
+        whose constvar is dropped again if no equation ever reads it, as JAX drops unused
+        constvars.)"""
+        if id(x) not in self.constvars:
+            self.to_atom(x)
+            self.staged_unread.add(id(x))
+        return x
 
     def _owns(self, x: Any) -> bool:
         return isinstance(x, DynamicJaxprTracer) and x._trace is self
@@ -225,9 +242,10 @@ class DynamicJaxprTrace(core.Trace):
 
     def to_jaxpr(self, outs: list) -> ClosedJaxpr:
         outvars = [self.to_atom(x) for x in outs]
-        constvars = list(self.constvars.values())
-        jaxpr = Jaxpr(constvars, self.invars, outvars, self.eqns, self.debug_info)
-        return ClosedJaxpr(jaxpr, self.consts)
+        kept = [(v, c) for (i, v), c in zip(self.constvars.items(), self.consts)
+                if i not in self.staged_unread]
+        jaxpr = Jaxpr([v for v, _ in kept], self.invars, outvars, self.eqns, self.debug_info)
+        return ClosedJaxpr(jaxpr, [c for _, c in kept])
 
     def origin_message(self, tracer: Tracer) -> str:
         """Which function was being traced, and which arguments ``tracer`` depends on."""

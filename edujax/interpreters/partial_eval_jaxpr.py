@@ -58,7 +58,8 @@ class PartialEvalResult(NamedTuple):
 def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
                        instantiate: bool | Sequence[bool] = False,
                        forward: Sequence[bool] | None = None,
-                       literal_residuals: bool = False) -> PartialEvalResult:
+                       literal_residuals: bool = False,
+                       residuals_last: bool = True) -> PartialEvalResult:
     """Split ``closed`` into a known jaxpr and an unknown jaxpr (see the module docstring).
 
     ``instantiate[i]`` asks for output i to be an output of the unknown jaxpr even if it
@@ -72,6 +73,11 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     zero tangent on the known side, which then shows as a ``0.0:f32[]`` output of the known
     jit. NB: JAX linearizes the body directly; edujax splits the JVP jaxpr, where such a zero
     is a literal ``0.0``, so zero literals are the ones treated so.
+
+    ``residuals_last``: where a jit of ``closed`` that is split in two takes its residuals
+    (see ad.PartialEvalTrace): last, as in JAX's partial_eval_jaxpr_nounits, which splits
+    the jaxprs of scan, cond and while; a jit's own body, split while linearizing, keeps
+    the convention of the trace that split the jit.
     """
     in_avals = closed.in_avals
     n_out = len(closed.out_avals)
@@ -80,7 +86,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     found: dict[str, Any] = {}
 
     def known_fun(*known_args: Any) -> tuple[list, None]:
-        trace = PartialEvalTrace(core.current_trace())
+        trace = PartialEvalTrace(core.current_trace(), residuals_last)
         known_it = iter(known_args)
         args = [trace.new_unknown(a) if uk else next(known_it)
                 for a, uk in zip(in_avals, unknowns)]
@@ -90,6 +96,8 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
             outs = eval_jaxpr(jaxpr, closed.consts, *args)
         out_uk = [trace.is_unknown(o) or inst for o, inst in zip(outs, instantiate)]
         unknown = trace.staging.to_jaxpr([o for o, uk in zip(outs, out_uk) if uk])
+        if residuals_last:  # JAX's JaxprTrace: the residuals in the order of its tracers
+            unknown = in_jax_order(unknown)
         # The unknown jaxpr's constants are the known values it reads: the residuals.
         input_index = {id(x): i for i, x in enumerate(args)
                        if not unknowns[i] and forward[i] and isinstance(x, Tracer)}
@@ -122,3 +130,80 @@ def _residuals_as_inputs(closed: ClosedJaxpr) -> ClosedJaxpr:
     """Turn the constvars (the residuals) into leading invars."""
     j = closed.jaxpr
     return ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns, j.debug_info), [])
+
+
+# ---------------------------------------------------------------------- JAX's order of residuals
+# JAX's partial evaluation does not record a jaxpr as it goes: it builds a graph of tracers
+# (each unknown tracer remembers its *recipe*: the equation that made it, or "a known value,
+# instantiated" for a constant, or "an input"), and only at the end turns the graph into a
+# jaxpr (pe.tracers_to_jaxpr). It visits the tracers in a topological order of that graph
+# (util.toposort, from the inputs and the outputs), and lists the known values it meets, the
+# constvars of the unknown jaxpr, in that order. Every time an unknown equation reads a known
+# value, a *fresh* tracer is made for it (instantiate_const), so the order depends on where
+# each value is read, not only on which values are read. ``in_jax_order`` rebuilds that graph
+# from an unknown jaxpr and puts its constvars in JAX's order.
+
+class _Node:
+    """A tracer of JAX's graph: its parents, and the residual it instantiates (if one)."""
+
+    __slots__ = ("parents", "residual")
+
+    def __init__(self, parents: list, residual: int | None = None) -> None:
+        self.parents, self.residual = parents, residual
+
+
+def in_jax_order(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` with its constvars (the residuals an unknown jaxpr reads) in the order
+    JAX's tracers_to_jaxpr lists them; unused ones last."""
+    jaxpr = closed.jaxpr
+    residual = {v: i for i, v in enumerate(jaxpr.constvars)}
+    node_of: dict[Any, _Node] = {v: _Node([]) for v in jaxpr.invars}  # LambdaBinding tracers
+
+    def read(atom: Any) -> _Node:
+        if type(atom) is Literal:
+            return _Node([])  # instantiated as a literal: a tracer of its own
+        if atom in residual:
+            return _Node([], residual[atom])  # a known value: a fresh ConstVar tracer per read
+        return node_of[atom]
+
+    for eqn in jaxpr.eqns:
+        parents = [read(v) for v in eqn.invars]
+        for v in eqn.outvars:
+            node_of[v] = _Node(parents)
+    ends = [node_of[v] for v in jaxpr.invars] + [read(v) for v in jaxpr.outvars]
+    order: list[int] = []
+    for node in _toposort(ends):
+        if node.residual is not None and node.residual not in order:
+            order.append(node.residual)
+    order += [i for i in range(len(residual)) if i not in order]
+    return ClosedJaxpr(Jaxpr([jaxpr.constvars[i] for i in order], jaxpr.invars, jaxpr.outvars,
+                             jaxpr.eqns, jaxpr.debug_info), [closed.consts[i] for i in order])
+
+
+def _toposort(end_nodes: list[_Node]) -> list[_Node]:
+    """JAX's util.toposort (jaxlib's topological_sort, the same algorithm): count each
+    node's children with a depth-first walk from the ends, then pop childless nodes off a
+    stack, and reverse."""
+    ends = list({id(n): n for n in end_nodes}.values())  # duplicates removed, order kept
+    child_counts: dict[int, int] = {}
+    stack = list(ends)
+    while stack:
+        node = stack.pop()
+        if id(node) in child_counts:
+            child_counts[id(node)] += 1
+        else:
+            child_counts[id(node)] = 1
+            stack.extend(node.parents)
+    for node in ends:
+        child_counts[id(node)] -= 1
+    sorted_nodes = []
+    childless = [n for n in ends if child_counts[id(n)] == 0]
+    while childless:
+        node = childless.pop()
+        sorted_nodes.append(node)
+        for parent in node.parents:
+            if child_counts[id(parent)] == 1:
+                childless.append(parent)
+            else:
+                child_counts[id(parent)] -= 1
+    return sorted_nodes[::-1]

@@ -141,12 +141,16 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 #   the tangent computation needs. A residual that is simply one of the known inputs is
 #   not returned by it: the input itself is passed on (JAX's "forwarding");
 # * an *unknown* jit, staged into the linear jaxpr: from the residuals and then the unknown
-#   inputs, the unknown outputs. Its transpose (below) is what grad runs backwards.
+#   inputs, the unknown outputs. Its transpose (below) is what grad runs backwards. (In
+#   the body of a scan, cond or while, split by partial_eval_jaxpr, the residuals come
+#   last instead, as in JAX: see ad.PartialEvalTrace.)
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
+    last = trace.residuals_last
     split, known, unknown, in_fwd, out_fwd = _memoized(
-        jaxpr, ("partial_eval", tuple(unknowns)), lambda: _split_jaxpr(jaxpr, unknowns))
+        jaxpr, ("partial_eval", tuple(unknowns), last),
+        lambda: _split_jaxpr(jaxpr, unknowns, last))
     known_args = [x for x, uk in zip(args, unknowns) if not uk]
     unknown_args = [x for x, uk in zip(args, unknowns) if uk]
     num_known_out = split.out_unknowns.count(False)
@@ -162,18 +166,20 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknown_outs = []
     if any(split.out_unknowns):
         with core.set_current_trace(trace.staging):
-            unknown_outs = _stage_jit_call(unknown, [*residuals, *unknown_args], name)
+            ins = [*unknown_args, *residuals] if last else [*residuals, *unknown_args]
+            unknown_outs = _stage_jit_call(unknown, ins, name)
     known_it, unknown_it = iter(known_outs), iter(unknown_outs)
     return [next(unknown_it) if uk else next(known_it) for uk in split.out_unknowns]
 
 
-def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
+def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool], residuals_last: bool) -> tuple:
     n_tangents = _tangent_outputs.get(jaxpr, 0)
     n_out = len(jaxpr.out_avals)
     instantiate = [i >= n_out - n_tangents for i in range(n_out)]
     split = _drop_unused_residuals(_constants_to_unknown_side(partial_eval_jaxpr(
         jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
-        literal_residuals=True)))
+        # (zero literals become residuals only while linearizing: a JaxprTrace writes them inline)
+        literal_residuals=not residuals_last, residuals_last=residuals_last)))
     # Known outputs that are just known inputs passed through are not jit outputs either,
     # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
     num_known_out = split.out_unknowns.count(False)
@@ -185,7 +191,13 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool]) -> tuple:
                                         for v in outvars[num_known_out:]]
     known = _prune_outputs(split.known, [f is None and g is None
                                          for f, g in zip(in_fwd, out_fwd)])
-    return split, known, split.unknown, in_fwd, out_fwd
+    unknown = split.unknown
+    if residuals_last:  # (pjit's _pjit_partial_eval: move_binders_to_back)
+        num_res = len(split.res_forwarded)
+        j = unknown.jaxpr
+        unknown = ClosedJaxpr(Jaxpr(j.constvars, [*j.invars[num_res:], *j.invars[:num_res]],
+                                    j.outvars, j.eqns, j.debug_info), unknown.consts)
+    return split, known, unknown, in_fwd, out_fwd
 
 
 def _constants_to_unknown_side(split: Any) -> Any:

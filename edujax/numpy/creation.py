@@ -60,6 +60,10 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
             value = object if type(object) in dtypes.python_scalar_types else out._value[()]
             out = lax.convert_element_type_p.bind(value, new_dtype=out.dtype,
                                                   weak_type=weak, sharding=None)
+        elif core._state.trace is not core.eval_trace:
+            # While tracing, an array made here is staged at once (JAX's convert_element_type
+            # or lax.stage lifts it into the trace): its constvar comes where it was made.
+            out = lax.stage(out)
     if ndmin > np.ndim(out):
         out = lax.expand_dims(out, tuple(range(ndmin - np.ndim(out))))
     return out

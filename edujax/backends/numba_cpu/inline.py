@@ -12,6 +12,12 @@ compute them (``keys.py``), so that random numbers are computed in compiled kern
 ``split`` (how reverse mode cuts a concatenate's cotangent) becomes one ``slice`` per
 piece, as XLA lowers it: slices are views the fused loops read through.
 
+A ``while`` whose predicate is batched (vmap of a loop whose examples stop at different
+times: its cond returns one bool per example) becomes the plain loop that JAX's lowering
+makes of it, ``while any(pred): carry = select(pred, body(carry), carry)``
+(lax/control_flow/loops.py, ``lower_batched_predicate``), so the loop steps and the
+compiled loop functions only ever see a scalar predicate.
+
 Equations whose operands are all literals (``div 1.0 8.0``, from ``jnp.mean``'s gradient)
 are computed right away with their reference rule: constant folding.
 
@@ -33,6 +39,7 @@ import numpy as np
 from edujax import core
 from edujax.backends.numba_cpu import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from edujax.lax.control_flow.loops import lower_batched_predicate
 from edujax.lax.shape import slice_p
 
 # Primitives whose equation is a call of the jaxpr held in a parameter, by parameter name.
@@ -78,8 +85,10 @@ class _Builder:
             return atom if type(atom) is Literal else env[atom]
 
         for eqn in jaxpr.eqns:
-            invars = [read(v) for v in eqn.invars]
             name = eqn.primitive.name
+            if name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
+                eqn = lower_batched_predicate(eqn)  # (before keys become words)
+            invars = [read(v) for v in eqn.invars]
             if name in CALL_PARAMS:
                 outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
             elif name in IDENTITIES:

@@ -106,9 +106,12 @@ def _cond_partial_eval(trace, index, *ops, branches, **params):
         return trace.staging.process_primitive(cond_p, [index, *ops],
                                                dict(branches=branches, **params))
     ops_uk = [trace.is_unknown(x) for x in ops]
-    per_branch = [partial_eval_jaxpr(branch, ops_uk).out_unknowns for branch in branches]
+    last = trace.residuals_last  # (JAX: _cond_linearize, or _cond_partial_eval)
+    per_branch = [partial_eval_jaxpr(branch, ops_uk, residuals_last=last).out_unknowns
+                  for branch in branches]
     out_uk = [builtins.any(uks) for uks in zip(*per_branch)]
-    splits = [partial_eval_jaxpr(branch, ops_uk, instantiate=out_uk) for branch in branches]
+    splits = [partial_eval_jaxpr(branch, ops_uk, instantiate=out_uk, residuals_last=last)
+              for branch in branches]
     all_res_avals, slots = _merge_branch_residuals([s.res_avals for s in splits])
     num_known_out = len(out_uk) - sum(out_uk)
     known_branches = tuple(_join_branch_residual_outputs(s.known, num_known_out, all_res_avals, sl)

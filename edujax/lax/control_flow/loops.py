@@ -18,7 +18,7 @@ from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, Var, eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, JaxprEqn, Var, eval_jaxpr
 from edujax.lax.base import convert_element_type
 from edujax.lax.elementwise import add, lt
 from edujax.lax.reductions import reduce_or
@@ -59,9 +59,25 @@ def _while_abstract_eval(*avals: ShapedArray, cond_jaxpr: ClosedJaxpr, body_jaxp
 def _while_impl(*args: Any, cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
                 cond_nconsts: int, body_nconsts: int) -> list:
     cond_consts, body_consts, carry = _split(args, [cond_nconsts, body_nconsts])
-    while _eval_closed(cond_jaxpr, [*cond_consts, *carry])[0]:
-        carry = _eval_closed(body_jaxpr, [*body_consts, *carry])
+    pred = _eval_closed(cond_jaxpr, [*cond_consts, *carry])[0]
+    if not np.ndim(pred):  # the usual loop
+        while pred:
+            carry = _eval_closed(body_jaxpr, [*body_consts, *carry])
+            pred = _eval_closed(cond_jaxpr, [*cond_consts, *carry])[0]
+        return carry
+    # A batched predicate (see the batching rule below): one predicate per example.
+    while np.any(pred):
+        new = _eval_closed(body_jaxpr, [*body_consts, *carry])
+        carry = [masked_update(pred, n, c) for n, c in zip(new, carry)]
+        pred = _eval_closed(cond_jaxpr, [*cond_consts, *carry])[0]
     return carry
+
+
+def masked_update(pred: Any, new: Any, old: Any) -> np.ndarray:
+    """``new`` where the example's predicate holds, else ``old`` (NumPy). ``pred``'s shape is
+    a prefix of the carry's: its dimensions are the batch dimensions."""
+    pred, new, old = np.asarray(pred), np.asarray(new), np.asarray(old)
+    return np.where(pred.reshape(pred.shape + (1,) * (new.ndim - pred.ndim)), new, old)
 
 
 core.abstract_eval_rules[while_p] = _while_abstract_eval
@@ -128,6 +144,8 @@ _WHILE_REVERSE_MODE_ERROR = (
 
 
 def _while_partial_eval(trace, *args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    # (JAX has no linearize rule for while: its JVP is partially evaluated by a JaxprTrace,
+    # whose convention partial_eval_jaxpr follows by default, even while linearizing)
     params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
                   body_nconsts=body_nconsts)
     cconst_uk, bconst_uk, init_uk = _split([trace.is_unknown(x) for x in args],
@@ -174,65 +192,80 @@ ad.transpose_rules[while_p] = _while_transpose
 # Batched constants or carry are easy: batch the body (a carry becomes batched
 # if the body makes it so: fixpoint) and keep one loop. A *batched predicate*
 # means each example wants its own number of iterations, but there is only one
-# loop. So the batched loop runs while *any* example still wants to, and on
-# each step an example whose own predicate is already false keeps its carry
-# unchanged (a select between the new and the old carry). Every example thus
-# ends with the carry it would have had alone.
+# loop. JAX 0.10 (loops.py, _while_loop_batching_rule) keeps the predicate
+# batched: the cond_jaxpr of the batched loop returns bool[B], one per example,
+# and ``while`` itself gives that a meaning (its lowering, _while_lowering):
 #
-# NB: JAX keeps the batched predicate inside the jaxpr (its cond_jaxpr returns
-# bool[B]) and leaves the "any" and the select to the compiler's lowering of
-# while; edujax writes them into the loop, so the jaxpr shows all of it and
-# every backend's ``while`` stays a plain loop.
+#     while any(pred(carry)):
+#         carry = where(pred(carry), body(carry), carry)     # per example
+#
+# So the loop runs while *any* example still wants to, and an example whose own
+# predicate is already false keeps its carry unchanged. Every example thus ends
+# with the carry it would have had alone. The body must then batch *all* of the
+# carry (a carry shared by all examples could not stop for some of them).
+#
+# The predicate's shape is always a prefix of every carry's shape: its
+# dimensions are the batch dimensions. When the predicate is not batched but
+# already has some (a loop vmapped twice, the inner vmap batched the predicate),
+# the new batch dimension of the carry goes after those.
 
 def _while_batch(args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     size = _axis_size(args, dims)
-    args = [batching.moveaxis(x, d, 0) if d is not None else x for x, d in zip(args, dims)]
-    cconst_bat, bconst_bat, init_bat = _split([d is not None for d in dims],
-                                              [cond_nconsts, body_nconsts])
+    cconst_dims, bconst_dims, init_dims = _split(list(dims), [cond_nconsts, body_nconsts])
+    cconst_bat, bconst_bat, init_bat = ([d is not None for d in ds]
+                                        for ds in (cconst_dims, bconst_dims, init_dims))
 
     def step(carry_bat):
-        _, out_dims = batching.batch_jaxpr(body_jaxpr, size, _batch_dims(bconst_bat + carry_bat))
+        _, out_dims = batching.batch_jaxpr(body_jaxpr, size, bconst_dims + _batch_dims(carry_bat),
+                                           instantiate=carry_bat)
         return [d is not None for d in out_dims], None
     carry_bat, _ = _fixpoint(step, init_bat)
-    _, (pred_dim,) = batching.batch_jaxpr(cond_jaxpr, size, _batch_dims(cconst_bat + carry_bat))
-    if pred_dim is not None:
-        carry_bat = [True] * len(carry_bat)
-    body = batching.batch_jaxpr(body_jaxpr, size, _batch_dims(bconst_bat + carry_bat),
-                                _batch_dims(carry_bat))[0]
-    cond = batching.batch_jaxpr(cond_jaxpr, size, _batch_dims(cconst_bat + carry_bat))[0]
-    cconsts, bconsts, init = _split(args, [cond_nconsts, body_nconsts])
-    init = [batching.bdim_at_front(x, None, size) if b and not was else x
-            for x, b, was in zip(init, carry_bat, init_bat)]
-    if pred_dim is None:
-        outs = while_p.bind(*cconsts, *bconsts, *init, cond_jaxpr=cond, body_jaxpr=body,
-                            cond_nconsts=cond_nconsts, body_nconsts=body_nconsts)
+    _, (pred_dim,) = batching.batch_jaxpr(cond_jaxpr, size, cconst_dims + _batch_dims(carry_bat))
+    if pred_dim is not None:  # every carry batched, at 0; the predicate too
+        carry_dims = [0] * len(carry_bat)
+        pred_dims = [0]
     else:
-        outs = _while_with_batched_predicate(cond, body, cconsts, bconsts, init)
-    return outs, _batch_dims(carry_bat)
+        cond_rank = len(cond_jaxpr.out_avals[0].shape)
+        carry_dims = [cond_rank if b else None for b in carry_bat]
+        pred_dims = [None]
+    body = batching.batch_jaxpr(body_jaxpr, size, bconst_dims + carry_dims, carry_dims)[0]
+    cond = batching.batch_jaxpr(cond_jaxpr, size, cconst_dims + carry_dims, pred_dims)[0]
+    cconsts, bconsts, init = _split(args, [cond_nconsts, body_nconsts])
+    init = [batching.matchaxis(x, d, new, size) for x, d, new in zip(init, init_dims, carry_dims)]
+    outs = while_p.bind(*cconsts, *bconsts, *init, cond_jaxpr=cond, body_jaxpr=body,
+                        cond_nconsts=cond_nconsts, body_nconsts=body_nconsts)
+    return outs, carry_dims
 
 
-def _while_with_batched_predicate(cond: ClosedJaxpr, body: ClosedJaxpr, cconsts: list,
-                                  bconsts: list, init: list) -> list:
-    """``while any(pred): carry = select(pred, body(carry), carry)``, per example."""
-    carry_avals = [core.get_aval(x) for x in init]
-    cconst_avals = [core.get_aval(x) for x in cconsts]
+def lower_batched_predicate(eqn: JaxprEqn) -> JaxprEqn:
+    """A ``while`` whose predicate is batched, as a plain loop: the meaning JAX's lowering
+    gives it (see the batching rule above), written as jaxprs for the backends that run a
+    plain loop of compiled cond and body programs::
+
+        while reduce_or(pred(carry)): carry = select(pred(carry), body(carry), carry)
+
+    The new body computes the predicate too, so it takes the cond's constants first."""
+    p = eqn.params
+    cond, body, ncc = p["cond_jaxpr"], p["body_jaxpr"], p["cond_nconsts"]
+    cconsts, bconsts, carry = _split(eqn.invars, [ncc, p["body_nconsts"]])
+    avals = [v.aval for v in eqn.invars]
+    cconst_avals, bconst_avals, carry_avals = _split(avals, [ncc, p["body_nconsts"]])
+    pred_axes = tuple(range(len(cond.out_avals[0].shape)))
 
     def any_cond(*args):
         pred, = eval_jaxpr(cond.jaxpr, cond.consts, *args)
-        return [reduce_or(pred, axes=(0,))], None
+        return [reduce_or(pred, axes=pred_axes)], None
 
-    def select_body(*args):
-        cconsts_, bconsts_, carry = _split(args, [len(cconsts), len(bconsts)])
-        pred, = eval_jaxpr(cond.jaxpr, cond.consts, *cconsts_, *carry)
-        new = eval_jaxpr(body.jaxpr, body.consts, *bconsts_, *carry)
-        return [_bcast_select(pred, n, c) for n, c in zip(new, carry)], None
+    def masked_body(*args):
+        cconsts_, bconsts_, carry_ = _split(args, [ncc, len(bconsts)])
+        pred, = eval_jaxpr(cond.jaxpr, cond.consts, *cconsts_, *carry_)
+        new = eval_jaxpr(body.jaxpr, body.consts, *bconsts_, *carry_)
+        return [_bcast_select(pred, n, c) for n, c in zip(new, carry_)], None
 
     any_jaxpr = trace_to_jaxpr(any_cond, [*cconst_avals, *carry_avals])[0]
-    body_avals = [*cconst_avals, *(core.get_aval(x) for x in bconsts), *carry_avals]
-    select_jaxpr = trace_to_jaxpr(select_body, body_avals)[0]
-    return while_p.bind(*cconsts, *cconsts, *bconsts, *init, cond_jaxpr=any_jaxpr,
-                        body_jaxpr=select_jaxpr, cond_nconsts=len(cconsts),
-                        body_nconsts=len(cconsts) + len(bconsts))
+    body_jaxpr = trace_to_jaxpr(masked_body, [*cconst_avals, *bconst_avals, *carry_avals])[0]
+    params = dict(p, cond_jaxpr=any_jaxpr, body_jaxpr=body_jaxpr, body_nconsts=ncc + len(bconsts))
+    return eqn.replace(invars=[*cconsts, *cconsts, *bconsts, *carry], params=params)
 
 
 batching.batching_rules[while_p] = _while_batch

@@ -132,9 +132,10 @@ def _scan_partial_eval(trace, *args, reverse, length, jaxpr, num_consts, num_car
                                       [num_consts, num_carry])
     forward = [True] * num_consts + [False] * num_carry + [True] * len(xs_uk)
 
-    def step(carry_uk):
+    def step(carry_uk):  # (JAX: _scan_linearize, or _scan_partial_eval: ad.PartialEvalTrace)
         split = partial_eval_jaxpr(jaxpr, const_uk + carry_uk + xs_uk,
-                                   carry_uk + [False] * num_ys, forward)
+                                   carry_uk + [False] * num_ys, forward,
+                                   residuals_last=trace.residuals_last)
         return split.out_unknowns[:num_carry], split
     carry_uk, split = _fixpoint(step, init_uk)
     loop = dict(reverse=reverse, length=length, unroll=unroll)
@@ -190,6 +191,8 @@ def _hoist_loop_invariants(trace, known: ClosedJaxpr, consts: list, num_out: int
     """
     n_in = len(known.in_avals)
     is_const = [i < len(consts) for i in range(n_in)]
+    # (JAX traces this with a JaxprTrace, pe.trace_to_jaxpr_nounits, whichever rule called it:
+    # a jit split here takes its residuals last, partial_eval_jaxpr's default)
     split = partial_eval_jaxpr(known, [not c for c in is_const],
                                [True] * num_out + [False] * num_res, forward=is_const)
     with core.set_current_trace(trace.parent):
