@@ -25,7 +25,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "more[log_softmax][hessian]": ("hessian of the log_softmax jit: JAX's transposed, "
                                    "vmapped JVP adds an instantiated zero cotangent "
                                    "(broadcast_in_dim 0.0, add_any) that edujax leaves out"),
-    "random[key[impl_rbg]]": "edujax implements only the threefry2x32 PRNG, not 'rbg'",
     "random[gamma[traced_a]][grad]": (
         "random_gamma_grad's two while_loops now print as JAX's; what differs is partial "
         "eval: JAX's runs scan's partial-eval rule even on the fully known lax.map in "

@@ -17,7 +17,10 @@ import numpy as np
 
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
+from edujax.interpreters import batching
 from edujax.lax.base import asarray
+from edujax.lax.extras import dynamic_update_index_in_dim
+from edujax.lax.shape import slice as lax_slice, squeeze
 from edujax.lax.more import RandomAlgorithm
 
 # ------------------------------------------------------------------ rng_uniform
@@ -133,6 +136,26 @@ def _rng_bit_generator_impl(key, *, shape, dtype, algorithm, out_sharding):
 
 core.abstract_eval_rules[rng_bit_generator_p] = _rng_bit_generator_abstract_eval
 core.impl_rules[rng_bit_generator_p] = _rng_bit_generator_impl
+
+
+def _rng_bit_generator_batching_rule(args, dims, *, shape, dtype, algorithm, out_sharding):
+    """A batch of keys, as JAX batches it: the *first* key draws the bits of the whole batch
+    (shape (batch, *shape)) and alone is advanced. (So vmapping over rbg keys does not give
+    what a Python loop over them gives; JAX's values are what edujax reproduces.)"""
+    keys, = args
+    bd, = dims
+    if bd is batching.not_mapped:
+        return rng_bit_generator_p.bind(keys, shape=shape, dtype=dtype, algorithm=algorithm,
+                                        out_sharding=out_sharding), [None, None]
+    keys = batching.moveaxis(keys, bd, 0)
+    # keys[0], as JAX writes it (jnp indexing: a slice, then a squeeze)
+    key = squeeze(lax_slice(keys, (0,) * keys.ndim, (1, *keys.shape[1:])), (0,))
+    new_key, bits = rng_bit_generator_p.bind(key, shape=(keys.shape[0], *shape), dtype=dtype,
+                                             algorithm=algorithm, out_sharding=out_sharding)
+    return [dynamic_update_index_in_dim(keys, new_key, 0, 0), bits], [0, 0]
+
+
+batching.batching_rules[rng_bit_generator_p] = _rng_bit_generator_batching_rule
 
 
 def rng_bit_generator(key: Any, shape: Sequence[int], dtype: Any = np.uint32,
