@@ -41,8 +41,8 @@ from edujax.runtime import (default_device, effects_barrier, host_count, host_id
                             print_environment_info, process_count, process_index)
 # Switches as JAX shows them: ``jax.debug_nans.value``, ``with jax.debug_nans(True): ...``.
 from edujax.config import (debug_infs, debug_nans, default_matmul_precision,  # noqa: F401
-                           enable_x64, explain_cache_misses, log_compiles, numpy_dtype_promotion,
-                           numpy_rank_promotion, softmax_custom_jvp)
+                           default_prng_impl, enable_x64, explain_cache_misses, log_compiles,
+                           numpy_dtype_promotion, numpy_rank_promotion, softmax_custom_jvp)
 from edujax import typing  # noqa: F401
 # issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
 from edujax import scipy  # noqa: F401

@@ -44,6 +44,8 @@ _VALIDATORS = {
          "ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16",
          "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "TF32_TF32_F32",
          "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"]),
+    "jax_default_prng_impl": _enum_option(["threefry2x32", "threefry4x32", "rbg", "unsafe_rbg",
+                                           "philox2x32", "philox4x32"]),
 }
 
 
@@ -85,6 +87,9 @@ class Config:
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),
             "edujax_check_key_reuse": _env_flag("EDUJAX_CHECK_KEY_REUSE", False),  # random.py
+            # The PRNG of new keys and of raw key data (prng.py): "threefry2x32", "rbg" or
+            # "unsafe_rbg".
+            "jax_default_prng_impl": os.environ.get("JAX_DEFAULT_PRNG_IMPL", "threefry2x32"),
             # As in JAX: "off" shows every frame of a traceback; other values let the edujax
             # Jupyter kernel hide edujax's own frames so the user's code stands out.
             # jit runs the Python function instead of compiling it (see jax.disable_jit).
@@ -170,3 +175,4 @@ default_matmul_precision = State("jax_default_matmul_precision", default_arg=Non
 softmax_custom_jvp = State("jax_softmax_custom_jvp")
 enable_x64 = State("jax_enable_x64")
 explain_cache_misses = State("jax_explain_cache_misses")
+default_prng_impl = State("jax_default_prng_impl", default_arg="threefry2x32")

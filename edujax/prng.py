@@ -41,6 +41,13 @@ genuine NumPy record dtype, so every NumPy reference rule handles keys unchanged
 runs its *algorithm*, a small lax program on the key words (``threefry_split`` and
 co. below), which is where ``threefry2x32`` and ``iota_2x32_shape`` appear. (JAX
 lowers these primitives the same way: by inlining that program.)
+
+**Other PRNGs.** ``random.key(0, impl='rbg')`` (or ``jax_default_prng_impl='rbg'``) makes
+keys of JAX's two other implementations, ``rbg`` and ``unsafe_rbg``: four uint32 words,
+dtypes ``key<rbg>`` and ``key<urbg>``. They draw their bits with XLA's own generator,
+``lax.rng_bit_generator`` (Philox, lax/rng.py), which is fast on accelerators; ``rbg``
+still derives keys (split, fold_in) with threefry on each half of the key, ``unsafe_rbg``
+with the generator too (cheaper, but with no guarantee that the streams are independent).
 """
 from __future__ import annotations
 
@@ -51,6 +58,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from edujax import array, core, dtypes, lax
+from edujax.config import config
 from edujax import numpy as jnp
 from edujax.array import ArrayImpl
 from edujax.core import Primitive, ShapedArray
@@ -58,50 +66,76 @@ from edujax.interpreters import ad, batching
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import run_jaxpr
 from edujax.lax.registry import broadcasting_shape_rule
+from edujax.vmap import vmap
 
 uint32 = np.dtype(np.uint32)
 
 
 # ================================================================ the key dtype
 class PRNGImpl(NamedTuple):
-    """Which PRNG a key belongs to. edujax has one: threefry2x32, tagged ``fry``."""
+    """Which PRNG a key belongs to: threefry2x32 (``fry``, JAX's default), ``rbg`` or
+    ``unsafe_rbg`` (``urbg``). The four algorithms are lax programs on the key words (a key
+    array of shape K as uint32 words of shape K + key_shape), defined below."""
 
     key_shape: tuple[int, ...]
     name: str
     tag: str
+    seed: Callable
+    split: Callable
+    fold_in: Callable
+    random_bits: Callable
 
     def __str__(self) -> str:
         return self.tag  # jaxprs print ``random_seed[impl=fry]``
 
+    def __repr__(self) -> str:
+        return f"PRNGImpl({self.name})"
 
-threefry_prng_impl = PRNGImpl((2,), "threefry2x32", "fry")
+    @property
+    def dtype(self) -> np.dtype:
+        return _KEY_DTYPES[self.name]
 
 
 class KeyScalar(np.void):
-    """One threefry key: a NumPy record of two uint32 words."""
+    """One key: a NumPy record of its uint32 words (one subclass per PRNG)."""
 
 
-KeyScalar.__name__ = KeyScalar.__qualname__ = "key<fry>"
-key_dtype = np.dtype((KeyScalar, [("words", np.uint32, (2,))]))
+def _key_dtype(tag: str, num_words: int, field: str = "words") -> np.dtype:
+    """The record dtype of one PRNG's keys, named ``key<tag>`` as JAX prints it.
+
+    NB: NumPy compares record dtypes by their fields only, so rbg's and unsafe_rbg's keys
+    (four words each) name their field differently: their dtypes must not be equal."""
+    scalar = type(f"key<{tag}>", (KeyScalar,), {})
+    return np.dtype((scalar, [(field, np.uint32, (num_words,))]))
+
+
+_KEY_DTYPES = {"threefry2x32": _key_dtype("fry", 2), "rbg": _key_dtype("rbg", 4),
+               "unsafe_rbg": _key_dtype("urbg", 4, "unsafe_words")}
+key_dtype = _KEY_DTYPES["threefry2x32"]
 
 
 def is_key_dtype(dtype: Any) -> bool:
-    return isinstance(dtype, np.dtype) and dtype.type is KeyScalar
+    return isinstance(dtype, np.dtype) and issubclass(dtype.type, KeyScalar)
+
+
+def impl_of(dtype: np.dtype) -> PRNGImpl:
+    """The PRNG of a key dtype."""
+    return next(impl for impl in PRNG_IMPLS.values() if impl.dtype.type is dtype.type)
 
 
 def keys_to_words(keys: np.ndarray) -> np.ndarray:
-    """A key array of shape S as its uint32 words, shape S + (2,)."""
-    return np.array(keys["words"], dtype=np.uint32)
+    """A key array of shape S as its uint32 words, shape S + key_shape."""
+    return np.array(keys[keys.dtype.names[0]], dtype=np.uint32)
 
 
-def words_to_keys(words: np.ndarray) -> np.ndarray:
-    """uint32 words of shape S + (2,) as a key array of shape S (the same bytes)."""
+def words_to_keys(words: np.ndarray, impl: PRNGImpl | None = None) -> np.ndarray:
+    """uint32 words of shape S + key_shape as a key array of shape S (the same bytes)."""
     words = np.ascontiguousarray(words, dtype=np.uint32)
-    return words.view(key_dtype)[..., 0]
+    return words.view(key_dtype if impl is None else impl.dtype)[..., 0]
 
 
-def key_aval(shape: tuple[int, ...]) -> ShapedArray:
-    return ShapedArray(tuple(shape), key_dtype)
+def key_aval(shape: tuple[int, ...], impl: PRNGImpl | None = None) -> ShapedArray:
+    return ShapedArray(tuple(shape), key_dtype if impl is None else impl.dtype)
 
 
 class PRNGKeyArray(ArrayImpl):
@@ -117,7 +151,8 @@ class PRNGKeyArray(ArrayImpl):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{keys_to_words(self._value)}"
+        name = self._value.dtype.type.__name__
+        return f"Array({self.shape}, dtype={name}) overlaying:\n{keys_to_words(self._value)}"
 
     __str__ = __repr__
 
@@ -361,6 +396,89 @@ def threefry_random_bits(words: Any, bit_width: int, shape: tuple[int, ...]) -> 
     return lax.convert_element_type(bits, np.dtype(f"uint{bit_width}"))
 
 
+# ---------------------------------------------------------------- rbg and unsafe_rbg
+# Their keys are four words. Both seed with threefry (the seed's two words, twice) and draw
+# bits with lax.rng_bit_generator, one key at a time; rbg splits and folds in with threefry
+# on each half of the key, unsafe_rbg with rng_bit_generator.
+def _per_key(words: Any, fn: Callable) -> Any:
+    """``fn`` on each key's words (shape (4,)), vmapped over the leading key dimensions as
+    JAX does. NB: vmap gives rng_bit_generator the whole batch of keys, and JAX's batching
+    rule draws all the bits from the first key (lax/rng.py)."""
+    lead = np.shape(words)[:-1]
+    if not lead:
+        return fn(words)
+    out = vmap(fn)(lax.reshape(words, (math.prod(lead), 4)))
+    return lax.reshape(out, lead + np.shape(out)[1:])
+
+
+def rbg_seed(seed: Any) -> Any:
+    """The threefry seed's two words, twice."""
+    half = threefry_seed(seed)
+    return lax.concatenate([half, half], np.ndim(half) - 1)
+
+
+def rbg_split(words: Any, shape: tuple[int, ...]) -> Any:
+    """Each half of the key split with threefry; new key i is (half 0's i-th key, half 1's)."""
+    lead = np.shape(words)[:-1]
+    halves = threefry_split(lax.reshape(words, lead + (2, 2)), shape)  # lead+(2,)+shape+(2,)
+    n = len(lead)
+    perm = (*range(n), *range(n + 1, n + 1 + len(shape)), n, n + 1 + len(shape))
+    return lax.reshape(lax.transpose(halves, perm), lead + tuple(shape) + (4,))
+
+
+def rbg_fold_in(words: Any, data: Any) -> Any:
+    """Each half of the key folded in with threefry."""
+    shape = np.broadcast_shapes(np.shape(words)[:-1], np.shape(data))
+    words = lax.broadcast_in_dim(words, shape + (4,), tuple(range(len(shape) + 1 - np.ndim(words),
+                                                                  len(shape) + 1)))
+    data = lax.broadcast_in_dim(lax.convert_element_type(data, uint32), shape + (2,),
+                                tuple(range(len(shape) - np.ndim(data), len(shape))))
+    return lax.reshape(threefry_fold_in(lax.reshape(words, shape + (2, 2)), data), shape + (4,))
+
+
+def rbg_random_bits(words: Any, bit_width: int, shape: tuple[int, ...]) -> Any:
+    """XLA's generator, keyed by each key's four words."""
+    dtype = np.dtype(f"uint{bit_width}")
+    return _per_key(words, lambda w: lax.rng_bit_generator(w, shape, dtype=dtype)[1])
+
+
+def unsafe_rbg_split(words: Any, shape: tuple[int, ...]) -> Any:
+    """Ten draws of four words per new key, keeping the first of each ten (the generator
+    used as a hash)."""
+    num = math.prod(shape)
+
+    def split_one(w):
+        _, keys = lax.rng_bit_generator(w, (10 * num, 4), dtype=uint32)
+        return lax.reshape(lax.slice_in_dim(keys, 0, 10 * num, 10), tuple(shape) + (4,))
+    return _per_key(words, split_one)
+
+
+def unsafe_rbg_fold_in(words: Any, data: Any) -> Any:
+    """The key xor the last of ten draws keyed by the data's seed."""
+    def draws(seed_words):
+        _, bits = lax.rng_bit_generator(seed_words, (10, 4), dtype=uint32)
+        return lax.index_in_dim(bits, 9, 0, keepdims=False)
+    bits = _per_key(rbg_seed(data), draws)  # one draw per message (vmapped over them)
+    shape = np.broadcast_shapes(np.shape(words), np.shape(bits))
+    return lax.bitwise_xor(_broadcast(words, shape), _broadcast(bits, shape))
+
+
+def _broadcast(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` broadcast to ``shape`` (NumPy's rules: trailing dimensions line up)."""
+    dims = tuple(range(len(shape) - np.ndim(x), len(shape)))
+    return lax.broadcast_in_dim(x, shape, dims)
+
+
+PRNG_IMPLS = {
+    "threefry2x32": PRNGImpl((2,), "threefry2x32", "fry", threefry_seed, threefry_split,
+                             threefry_fold_in, threefry_random_bits),
+    "rbg": PRNGImpl((4,), "rbg", "rbg", rbg_seed, rbg_split, rbg_fold_in, rbg_random_bits),
+    "unsafe_rbg": PRNGImpl((4,), "unsafe_rbg", "urbg", rbg_seed, unsafe_rbg_split,
+                           unsafe_rbg_fold_in, rbg_random_bits),
+}
+threefry_prng_impl = PRNG_IMPLS["threefry2x32"]
+
+
 # ================================================================ running an algorithm
 # A key primitive's reference rule runs its algorithm: the lax program is traced to
 # a jaxpr once per (algorithm, input types, parameters) and interpreted with the
@@ -403,12 +521,12 @@ def _check_keys(name: str, aval: ShapedArray) -> None:
 def _seed_abstract_eval(seeds: ShapedArray, *, impl: PRNGImpl) -> ShapedArray:
     if not np.issubdtype(seeds.dtype, np.integer):
         raise TypeError(f"PRNG key seed must be an integer; got {seeds.str_short()}")
-    return key_aval(seeds.shape)
+    return key_aval(seeds.shape, impl)
 
 
 random_seed_p = key_primitive(
     "random_seed", _seed_abstract_eval,
-    lambda seeds, *, impl: words_to_keys(run_algorithm(threefry_seed, seeds)))
+    lambda seeds, *, impl: words_to_keys(run_algorithm(impl.seed, seeds), impl))
 
 
 # random_wrap: uint32 words of shape S + (2,) -> keys of shape S (no computation).
@@ -420,7 +538,7 @@ def _wrap_abstract_eval(words: ShapedArray, *, impl: PRNGImpl) -> ShapedArray:
         raise TypeError("JAX encountered invalid PRNG key data: expected key_data.shape to "
                         f"end with {impl.key_shape}; got shape={words.shape} for "
                         f"impl={impl.name}")
-    return key_aval(words.shape[:-1])
+    return key_aval(words.shape[:-1], impl)
 
 
 def _wrap_batch(args: list, dims: list, *, impl: PRNGImpl) -> tuple[Any, int]:
@@ -430,13 +548,13 @@ def _wrap_batch(args: list, dims: list, *, impl: PRNGImpl) -> tuple[Any, int]:
 
 
 random_wrap_p = key_primitive("random_wrap", _wrap_abstract_eval,
-                              lambda words, *, impl: words_to_keys(words), _wrap_batch)
+                              lambda words, *, impl: words_to_keys(words, impl), _wrap_batch)
 
 
-# random_unwrap: keys of shape S -> their uint32 words, shape S + (2,).
+# random_unwrap: keys of shape S -> their uint32 words, shape S + key_shape.
 def _unwrap_abstract_eval(keys: ShapedArray) -> ShapedArray:
     _check_keys("random_unwrap", keys)
-    return ShapedArray(keys.shape + (2,), uint32)
+    return ShapedArray(keys.shape + impl_of(keys.dtype).key_shape, uint32)
 
 
 random_unwrap_p = key_primitive("random_unwrap", _unwrap_abstract_eval, keys_to_words)
@@ -445,25 +563,29 @@ random_unwrap_p = key_primitive("random_unwrap", _unwrap_abstract_eval, keys_to_
 # random_split: keys of shape S -> keys of shape S + shape.
 def _split_abstract_eval(keys: ShapedArray, *, shape: tuple[int, ...]) -> ShapedArray:
     _check_keys("random_split", keys)
-    return key_aval(keys.shape + tuple(shape))
+    return ShapedArray(keys.shape + tuple(shape), keys.dtype)
 
 
-random_split_p = key_primitive(
-    "random_split", _split_abstract_eval,
-    lambda keys, *, shape: words_to_keys(run_algorithm(threefry_split, keys_to_words(keys),
-                                                       shape=shape)))
+def _split_impl(keys: np.ndarray, *, shape: tuple[int, ...]) -> np.ndarray:
+    impl = impl_of(keys.dtype)
+    return words_to_keys(run_algorithm(impl.split, keys_to_words(keys), shape=shape), impl)
+
+
+random_split_p = key_primitive("random_split", _split_abstract_eval, _split_impl)
 
 
 # random_fold_in: keys and uint32 messages, broadcast together -> new keys.
 def _fold_in_abstract_eval(keys: ShapedArray, msgs: ShapedArray) -> ShapedArray:
     _check_keys("random_fold_in", keys)
-    return key_aval(broadcasting_shape_rule("random_fold_in", keys, msgs))
+    return ShapedArray(broadcasting_shape_rule("random_fold_in", keys, msgs), keys.dtype)
 
 
-random_fold_in_p = key_primitive(
-    "random_fold_in", _fold_in_abstract_eval,
-    lambda keys, msgs: words_to_keys(run_algorithm(threefry_fold_in, keys_to_words(keys),
-                                                   msgs)))
+def _fold_in_impl(keys: np.ndarray, msgs: np.ndarray) -> np.ndarray:
+    impl = impl_of(keys.dtype)
+    return words_to_keys(run_algorithm(impl.fold_in, keys_to_words(keys), msgs), impl)
+
+
+random_fold_in_p = key_primitive("random_fold_in", _fold_in_abstract_eval, _fold_in_impl)
 batching.defbroadcasting(random_fold_in_p)
 
 
@@ -476,25 +598,35 @@ def _bits_abstract_eval(keys: ShapedArray, *, bit_width: int,
 
 random_bits_p = key_primitive(
     "random_bits", _bits_abstract_eval,
-    lambda keys, *, bit_width, shape: run_algorithm(threefry_random_bits, keys_to_words(keys),
-                                                    bit_width=bit_width, shape=shape))
+    lambda keys, *, bit_width, shape: run_algorithm(impl_of(keys.dtype).random_bits,
+                                                    keys_to_words(keys), bit_width=bit_width,
+                                                    shape=shape))
 
 
 # ---------------------------------------------------------------- thin wrappers
-def random_seed(seeds: Any, impl: PRNGImpl = threefry_prng_impl) -> Any:
+def random_seed(seeds: Any, impl: PRNGImpl | None = None) -> Any:
     """Keys from integer seeds. A Python int goes through int64 first, so seeds beyond
     32 bits keep their low 32 bits (and negative ones wrap), as in JAX without x64."""
     if isinstance(seeds, int):
         seeds = np.int64(seeds)  # OverflowError beyond 64 bits, as in JAX
     if isinstance(seeds, (np.ndarray, np.generic)):  # int64 -> int32 without x64, wrapping
         seeds = np.asarray(seeds).astype(dtypes.canonicalize_dtype(np.asarray(seeds).dtype))
-    return as_key_array(random_seed_p.bind(seeds, impl=impl))
+    return as_key_array(random_seed_p.bind(seeds, impl=impl or default_prng_impl()))
 
 
-def random_wrap(words: Any, impl: PRNGImpl = threefry_prng_impl) -> Any:
+def random_wrap(words: Any, impl: PRNGImpl | None = None) -> Any:
     if isinstance(words, (list, tuple, np.ndarray, np.generic)):
         words = np.asarray(words)
-    return as_key_array(random_wrap_p.bind(words, impl=impl))
+    return as_key_array(random_wrap_p.bind(words, impl=impl or default_prng_impl()))
+
+
+def default_prng_impl() -> PRNGImpl:
+    """The PRNG of new keys and of raw key data: ``jax_default_prng_impl``."""
+    name = config.read("jax_default_prng_impl")
+    if name not in PRNG_IMPLS:
+        raise NotImplementedError(f"edujax implements the PRNGs threefry2x32, rbg and "
+                                  f"unsafe_rbg, not {name}")
+    return PRNG_IMPLS[name]
 
 
 def random_unwrap(keys: Any) -> Any:

@@ -68,7 +68,7 @@ from edujax.lax.special_functions import (bessel_i0e, bessel_i1e, betainc, digam
                                           igamma_grad_a, igammac, lgamma, polygamma,
                                           random_gamma_grad, zeta, bessel_i0e_p, bessel_i1e_p,
                                           digamma_p, erfc_p, igamma_grad_a_p, igamma_p,
-                                          igammac_p, lgamma_p, polygamma_p, random_gamma_grad_p,
+                                          igammac_p, lgamma_p, polygamma_p,
                                           regularized_incomplete_beta_p, zeta_p)
 # ---- issue 17, lax breadth: convolutions (convolution.py), reduce_window
 # (windowed_reductions.py), associative_scan (associative_scan.py), top_k/bits/reduce and

@@ -22,6 +22,7 @@ import numpy as np
 from edujax import core, tree_util
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.inner_jit import inner_jit
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.jaxpr import eval_jaxpr
 from edujax.lax import elementwise as ew
@@ -432,12 +433,14 @@ def index_take(src, idxs, axes: Sequence[int]):
     return gather(src, indices, dimension_numbers=dnums, slice_sizes=tuple(slice_sizes))
 
 
+@inner_jit(static_argnames=("axis", "allow_negative_indices"))
 def dynamic_update_index_in_dim(operand, update, index, axis: int, *,
                                 allow_negative_indices: bool = True):
-    """Write ``update`` (one slice, with or without its size-1 axis) at ``index``."""
+    """Write ``update`` (one slice, with or without its size-1 axis) at ``index`` (a jit in
+    JAX, so the index is traced inside it)."""
     axis = int(axis)
     if np.ndim(update) != np.ndim(operand):
         assert np.ndim(update) + 1 == np.ndim(operand)
         update = expand_dims(update, (axis,))
-    # NB: edujax's dynamic_update_slice_in_dim always wraps negative indices, the default
-    return dynamic_update_slice_in_dim(operand, update, index, axis)
+    return dynamic_update_slice_in_dim(operand, update, index, axis,
+                                       allow_negative_indices=allow_negative_indices)

@@ -1,6 +1,7 @@
 """The special functions of mathematics as primitives: ``lgamma``, ``digamma``, ``polygamma``,
 ``zeta``, ``igamma``/``igammac`` (the regularized incomplete gamma functions), ``igamma_grad_a``,
-``random_gamma_grad``, ``betainc``, ``erfc``, ``bessel_i0e``/``bessel_i1e``.
+``betainc``, ``erfc``, ``bessel_i0e``/``bessel_i1e``; and ``random_gamma_grad``, which JAX
+writes as traced code (two while_loops) instead of a primitive.
 
 JAX has a primitive for each (XLA evaluates them with polynomial and continued-fraction
 approximations); jax.scipy.special and jax.random are built on top of them, so their
@@ -24,9 +25,12 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
-from edujax.lax.base import full_like
-from edujax.lax.elementwise import (_const, abs, add, exp, gt, integer_pow, log, log1p,
-                                    mul, neg, select, sign, square, sub)
+from edujax.lax.base import broadcast_in_dim, convert_element_type, full_like
+from edujax.lax.control_flow.loops import while_loop
+from edujax.lax.elementwise import (_const, abs, add, bitwise_and, bitwise_not, bitwise_or, div,
+                                    eq, exp, gt, integer_pow, le, log, log1p, lt, mul, ne, neg,
+                                    select, sign, square, sub)
+from edujax.lax.reductions import reduce_or
 from edujax.lax.registry import FLOATING, accepted, naryop_abstract_eval
 
 FLOAT = accepted(FLOATING)
@@ -257,7 +261,6 @@ def _random_gamma_grad_scalar(a: float, x: float) -> float:
 igamma_p = _elementwise("igamma", _igamma_scalar, 2)
 igammac_p = _elementwise("igammac", _igammac_scalar, 2)
 igamma_grad_a_p = _elementwise("igamma_grad_a", _igamma_grad_a_scalar, 2)
-random_gamma_grad_p = _elementwise("random_gamma_grad", _random_gamma_grad_scalar, 2)
 
 
 def igamma(a: Any, x: Any) -> Any:
@@ -275,9 +278,6 @@ def igamma_grad_a(a: Any, x: Any) -> Any:
     return igamma_grad_a_p.bind(a, x)
 
 
-def random_gamma_grad(a: Any, x: Any) -> Any:
-    """The derivative of a Gamma(a) sample x with respect to a (implicit reparameterization)."""
-    return random_gamma_grad_p.bind(a, x)
 
 
 def _igamma_gradx(g, a, x):
@@ -288,6 +288,170 @@ def _igamma_gradx(g, a, x):
 ad.defjvp(igamma_p, lambda g, a, x: mul(g, igamma_grad_a(a, x)), _igamma_gradx)
 ad.defjvp(igammac_p, lambda g, a, x: neg(mul(g, igamma_grad_a(a, x))),
           lambda g, a, x: neg(_igamma_gradx(g, a, x)))
+
+
+# ================================================================ random_gamma_grad
+# The derivative of a Gamma(a, 1) sample x with respect to a. A sample is x = P^-1(a, u) for a
+# uniform u (P the regularized lower incomplete gamma function, the CDF), so implicit
+# differentiation of P(a, x) = u gives dx/da = -(dP/da) / (dP/dx).
+#
+# JAX has no primitive for it: ``lax.random_gamma_grad`` is ordinary traced code, the
+# series and the continued fraction that XLA uses for igamma, differentiated term by term in
+# a (``IgammaMode.SAMPLE_DERIVATIVE`` in jax/_src/lax/special.py), each a ``while_loop``.
+# So its jaxpr shows the two loops, and JAX differentiates it (forward mode: the JVP of a
+# while_loop) with no rule of its own. Ported here as it is, operation for operation, so
+# that it prints, and rounds, as JAX's does.
+def _any(predicates: Any) -> Any:
+    """True if any element is (``reduce_or`` over every axis)."""
+    return reduce_or(predicates, tuple(range(np.ndim(predicates))))
+
+
+def _isnan(x: Any) -> Any:
+    return ne(x, x)
+
+
+def _gamma_grad_series(x: Any, a: Any, enabled: Any, dtype: np.dtype) -> Any:
+    """For x < a + 1 (or x <= 1): P(a, x) = ax * sum_n c_n / a with c_0 = 1,
+    c_n = c_(n-1) * x / (a + n), and ax = x^a e^-x / Gamma(a). The loop sums the series and,
+    alongside, its derivative in a (dc_n/da by the product rule), for the elements still
+    ``enabled``, until the derivative's last term is below float epsilon."""
+    eps = np.finfo(dtype).eps
+
+    def cond_fn(vals):
+        return _any(vals[0])
+
+    def body_fn(vals):
+        enabled, r, c, ans, x, dc_da, dans_da = vals
+        r = r + _const(r, 1.)
+        dc_da = dc_da * (x / r) - (c * x) / (r * r)
+        dans_da = dans_da + dc_da
+        c = c * (x / r)
+        ans = ans + c
+        conditional = bitwise_and(enabled, gt(abs(dc_da / dans_da), _const(dans_da, eps)))
+        # elements that have converged keep their values (the others go on)
+        return (conditional,
+                select(enabled, r, vals[1]), select(enabled, c, vals[2]),
+                select(enabled, ans, vals[3]), select(enabled, x, vals[4]),
+                select(enabled, dc_da, vals[5]), select(enabled, dans_da, vals[6]))
+
+    init_vals = (enabled, a, full_like(a, 1), full_like(a, 1), x, full_like(a, 0),
+                 full_like(a, 0))
+    vals = while_loop(cond_fn, body_fn, init_vals)
+    ans, dans_da = vals[3], vals[6]
+    # d log(ax) / da, for the factor ax / a in front of the sum
+    dlogax_da = log(x) - digamma(a + _const(a, 1))
+    return -(dans_da + ans * dlogax_da) * x / a
+
+
+def _gamma_grad_continued_fraction(x: Any, a: Any, enabled: Any, dtype: np.dtype) -> Any:
+    """For larger x: Q(a, x) = 1 - P(a, x) = ax * (a continued fraction), evaluated by its
+    convergents p_k / q_k (a three-term recurrence) and, alongside, their derivatives in a;
+    the recurrence is rescaled by epsilon when p_k grows too large. At most 2000 steps."""
+    eps = np.finfo(dtype).eps
+
+    def cond_fn(vals):
+        enabled, _ans, _t, _y, _x, c, *_ = vals
+        return bitwise_and(lt(c, _const(c, 2000)), _any(enabled))
+
+    def body_fn(vals):
+        (enabled, ans, t, y, z, c, pkm1, qkm1, pkm2, qkm2,
+         dpkm2_da, dqkm2_da, dpkm1_da, dqkm1_da, dans_da) = vals
+        c = c + _const(c, 1)
+        y = y + _const(y, 1)
+        z = z + _const(z, 2)
+        yc = y * c
+        pk = pkm1 * z - pkm2 * yc
+        qk = qkm1 * z - qkm2 * yc
+        qk_is_nonzero = ne(qk, _const(qk, 0))
+        r = pk / qk
+        t = select(qk_is_nonzero, abs(div(sub(ans, r), r)), full_like(r, 1))
+        ans = select(qk_is_nonzero, r, ans)
+
+        dpk_da = dpkm1_da * z - pkm1 - dpkm2_da * yc + pkm2 * c
+        dqk_da = dqkm1_da * z - qkm1 - dqkm2_da * yc + qkm2 * c
+        dans_da_new = select(qk_is_nonzero, div(dpk_da - ans * dqk_da, qk), dans_da)
+        grad_conditional = select(qk_is_nonzero, abs(dans_da_new - dans_da),
+                                  full_like(dans_da, 1))
+        pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
+        dpkm2_da, dqkm2_da, dpkm1_da, dqkm1_da = dpkm1_da, dqkm1_da, dpk_da, dqk_da
+
+        # keep p and q (and their derivatives) in range: only their ratios matter
+        rescale = gt(abs(pk), integer_pow(_const(pk, eps), -1))
+        pkm2 = select(rescale, mul(pkm2, _const(pkm2, eps)), pkm2)
+        pkm1 = select(rescale, mul(pkm1, _const(pkm1, eps)), pkm1)
+        qkm2 = select(rescale, mul(qkm2, _const(qkm2, eps)), qkm2)
+        qkm1 = select(rescale, mul(qkm1, _const(qkm1, eps)), qkm1)
+        dpkm2_da = select(rescale, mul(dpkm2_da, _const(dpkm2_da, eps)), dpkm2_da)
+        dqkm2_da = select(rescale, mul(dqkm2_da, _const(dqkm2_da, eps)), dqkm2_da)
+        dpkm1_da = select(rescale, mul(dpkm1_da, _const(dpkm1_da, eps)), dpkm1_da)
+        dqkm1_da = select(rescale, mul(dqkm1_da, _const(dqkm1_da, eps)), dqkm1_da)
+
+        conditional = bitwise_and(enabled, gt(grad_conditional, _const(grad_conditional, eps)))
+        return (conditional,
+                select(enabled, ans, vals[1]), select(enabled, t, vals[2]),
+                select(enabled, y, vals[3]), select(enabled, z, vals[4]),
+                c,
+                select(enabled, pkm1, vals[6]), select(enabled, qkm1, vals[7]),
+                select(enabled, pkm2, vals[8]), select(enabled, qkm2, vals[9]),
+                select(enabled, dpkm2_da, vals[10]), select(enabled, dqkm2_da, vals[11]),
+                select(enabled, dpkm1_da, vals[12]), select(enabled, dqkm1_da, vals[13]),
+                select(enabled, dans_da_new, vals[14]))
+
+    y = _const(a, 1) - a
+    z = x + y + _const(x, 1)
+    c = _const(x, 0)
+    pkm2 = full_like(x, 1)
+    qkm2 = x
+    pkm1 = x + _const(x, 1)
+    qkm1 = z * x
+    ans = pkm1 / qkm1
+    t = full_like(x, 1)
+    dpkm2_da = full_like(x, 0)
+    dqkm2_da = full_like(x, 0)
+    dpkm1_da = full_like(x, 0)
+    dqkm1_da = -x
+    dans_da = (dpkm1_da - ans * dqkm1_da) / qkm1
+    init_vals = (enabled, ans, t, y, z, c, pkm1, qkm1, pkm2, qkm2,
+                 dpkm2_da, dqkm2_da, dpkm1_da, dqkm1_da, dans_da)
+    vals = while_loop(cond_fn, body_fn, init_vals)
+    ans, dans_da = vals[1], vals[14]
+    dlogax_da = log(x) - digamma(a)
+    return neg(add(dans_da, mul(ans, dlogax_da)) * x)
+
+
+def _random_gamma_grad_impl(a: Any, x: Any, dtype: np.dtype) -> Any:
+    is_nan = bitwise_or(_isnan(a), _isnan(x))
+    x_is_zero = eq(x, full_like(x, 0))
+    domain_error = bitwise_or(lt(x, full_like(x, 0)), le(a, full_like(a, 0)))
+    use_igammac = bitwise_and(gt(x, full_like(x, 1)), gt(x, a))
+    ax = a * log(x) - x - lgamma(a)
+    # where x^a e^-x / Gamma(a) underflows, the sample's derivative is left at 0
+    underflow = lt(ax, -log(np.finfo(core.get_aval(a).dtype).max))
+    ax = exp(ax)  # NB: as in JAX, computed and unused (the derivative needs only log(ax))
+    enabled = bitwise_not(bitwise_or(bitwise_or(bitwise_or(x_is_zero, domain_error),
+                                                underflow), is_nan))
+    output = select(use_igammac,
+                    -_gamma_grad_continued_fraction(x, a, bitwise_and(enabled, use_igammac),
+                                                    dtype),
+                    _gamma_grad_series(x, a, bitwise_and(enabled, bitwise_not(use_igammac)),
+                                       dtype))
+    output = select(x_is_zero, full_like(output, 0), output)
+    return select(bitwise_or(domain_error, is_nan), full_like(a, float("nan")), output)
+
+
+def random_gamma_grad(a: Any, x: Any) -> Any:
+    """The derivative of a Gamma(a) sample x with respect to a (implicit reparameterization).
+
+    As JAX's ``_up_and_broadcast``: both broadcast to a common shape, and float16 computed
+    in float32."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    a, x = (broadcast_in_dim(v, shape, list(range(np.ndim(v)))) for v in (a, x))
+    dtype = core.get_aval(a).dtype
+    upcast = dtype == np.float16
+    if upcast:
+        a, x = convert_element_type(a, np.float32), convert_element_type(x, np.float32)
+    result = _random_gamma_grad_impl(a, x, np.dtype(np.float32) if upcast else dtype)
+    return convert_element_type(result, dtype) if upcast else result
 
 
 # ================================================================ betainc

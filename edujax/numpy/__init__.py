@@ -36,7 +36,7 @@ from edujax.numpy.shape_ops import (array_split, atleast_1d, atleast_2d, atleast
                                     size, split, squeeze, stack, swapaxes, tile, transpose, vsplit,
                                     vstack)
 from edujax.numpy.sorting import (argsort, argwhere, flatnonzero, nonzero, searchsorted, sort,
-                                  sort_complex, unique, where)
+                                  sort_complex, where)
 from edujax.numpy.diagonals import diag, diagonal, trace, tril, triu
 from edujax.numpy.einsum import einsum
 from edujax.numpy.ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan,
@@ -83,8 +83,8 @@ from edujax.numpy.index_tricks import (c_, diag_indices, diag_indices_from, inde
                                        mask_indices, mgrid, ogrid, r_, ravel_multi_index, s_,
                                        tril_indices, tril_indices_from, triu_indices,
                                        triu_indices_from, unravel_index)
-from edujax.numpy.set_ops import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique_all,
-                                  unique_counts, unique_inverse, unique_values)
+from edujax.numpy.set_ops import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique,
+                                  unique_all, unique_counts, unique_inverse, unique_values)
 from edujax.numpy.histograms import (bincount, digitize, histogram, histogram2d,
                                      histogram_bin_edges, histogramdd)
 from edujax.numpy.signal import (bartlett, blackman, convolve, correlate, hamming, hanning, interp,

@@ -1,9 +1,10 @@
-"""Sorting and searching: sort, argsort, searchsorted, nonzero, argwhere, unique.
+"""Sorting and searching: sort, argsort, searchsorted, nonzero, argwhere (unique is in
+set_ops.py).
 
 ``lax.sort`` sorts several arrays by the first one, so argsort is "sort the pair
 (x, 0..n-1) by x and keep the second". NaNs sort after every number, as in NumPy.
-Functions whose output size depends on the data (nonzero, unique) need concrete
-input, or a static ``size=``.
+Functions whose output size depends on the data (nonzero) need concrete input, or a
+static ``size=``.
 """
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from edujax import core, dtypes, lax
-from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.inner_jit import inner_jit
 from edujax.lax.reductions import sort_le_comparator, sort_lt_comparator
@@ -200,13 +200,6 @@ def _concrete_value(x: Any, name: str) -> np.ndarray:
     return np.asarray(x)
 
 
-def _pad_to(values: np.ndarray, size: int, fill: Any) -> np.ndarray:
-    """The first ``size`` values, padded with ``fill`` if there are fewer."""
-    values = values[:size]
-    padding = np.full(size - len(values), fill, dtype=values.dtype)
-    return np.concatenate([values, padding])
-
-
 def nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> tuple:
     """Indices of the non-zero elements, one array per dimension.
 
@@ -257,34 +250,6 @@ def argwhere(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
     if np.ndim(a) == 0:
         return reshape(result[:0], (np.shape(result)[0], 0))
     return reshape(result, (np.shape(result)[0], np.ndim(a)))
-
-
-def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
-           size: int | None = None, fill_value: Any = None, sorted: bool = True) -> Any:
-    """Sorted unique values (and optionally where they first occur, how to rebuild the
-    input from them, and how often each occurs).
-
-    The result's length depends on the data, so the input must be concrete, or
-    ``size`` given (padding with ``fill_value``, by default the smallest value).
-    """
-    check_arraylike("unique", ar)
-    value = _concrete_value(ar, "unique")
-    out = np.unique(value, return_index=return_index, return_inverse=return_inverse,
-                    return_counts=return_counts, axis=axis, equal_nan=equal_nan)
-    outs = list(out) if isinstance(out, tuple) else [out]
-    if size is not None:
-        fill = outs[0].min() if fill_value is None and outs[0].size else fill_value
-        outs[0] = _pad_to(outs[0], size, 0 if fill is None else fill)
-        # the first-occurrence indices are padded with the first one, the counts with 0
-        # (the inverse indices keep the input's length)
-        if return_index:
-            outs[1] = _pad_to(outs[1], size, outs[1][0] if outs[1].size else 0)
-        if return_counts:
-            outs[-1] = _pad_to(outs[-1], size, 0)
-    arrays = [Array(o.astype(dtypes.canonicalize_dtype(o.dtype))) for o in outs]
-    arrays[0] = Array(arrays[0]._value, dtypes.dtype_and_weak(ar)[1])  # values keep weak type
-    return tuple(arrays) if len(arrays) > 1 else arrays[0]
 
 
 # ---------------------------------------------------------------- where
