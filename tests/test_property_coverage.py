@@ -358,7 +358,9 @@ JNP_PRODUCTS = {
     "full": S(lambda v: jnp.full((2, 2), v), box()),
     "full_like": S(lambda x, v: jnp.full_like(x, v) * x, X, box()),
     "kaiser": S(lambda b: jnp.kaiser(5, b), pos(lo=1.0, hi=5.0)),
-    "interp": S(lambda x, fp: jnp.interp(x, jnp.array([-3.0, 0.5, 3.0]), fp),
+    # (the middle knot is a kink, where finite differences are wrong: not at 0.5, a value
+    # hypothesis likes to draw)
+    "interp": S(lambda x, fp: jnp.interp(x, jnp.array([-3.0, 0.37, 3.0]), fp),
                 box(3, lo=-1.9, hi=1.9), X),
 }
 
