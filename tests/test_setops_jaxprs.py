@@ -12,13 +12,7 @@ import pytest
 import recorded
 
 CASES = recorded.load("setops_recorded.json")
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "intersect1d[grad]": (
-        "partial evaluation of a jit whose residual is a literal: the transpose of "
-        "dynamic_update_slice(arr, arr1, (0,)) needs its start index 0; JAX inlines the "
-        "literal 0:i32[] into the backward jit's dynamic_slice, edujax passes it as one "
-        "more residual output of the forward jit (core partial eval, not the set ops)"),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))

@@ -116,8 +116,9 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
 
 def _literals_as_tracers(jaxpr: Jaxpr, known_trace: Any) -> Jaxpr:
     """``jaxpr`` with each zero literal replaced by a literal tracer of ``known_trace``."""
-    def atom(v: Any) -> Any:
-        if type(v) is Literal and not np.shape(v.val) and v.val == 0:
+    def atom(v: Any) -> Any:  # (an integer zero, e.g. a start index, is no tangent)
+        if (type(v) is Literal and not np.shape(v.val) and v.val == 0
+                and np.dtype(v.aval.dtype).kind in "fc"):
             return Literal(known_trace.new_literal(v.val, v.aval), v.aval)
         return v
     # (an output that is a literal stays one: on the unknown side, as an instantiated tangent

@@ -132,8 +132,10 @@ def _dynamic_update_slice_jvp(primals, tangents):
 
 def _dynamic_update_slice_transpose(ct, x, update, *starts):
     update_aval = ad.aval_of(update)
-    t_x = dynamic_update_slice_p.bind(ct, full(update_aval.shape, 0, update_aval.dtype),
-                                      *starts) if ad.is_undefined_primal(x) else None
+    # (made even when only the update's cotangent is wanted, as JAX's rule does: the unused
+    # zeros show in a jaxpr of the backward pass)
+    zeros = full(update_aval.shape, 0, update_aval.dtype)
+    t_x = dynamic_update_slice_p.bind(ct, zeros, *starts) if ad.is_undefined_primal(x) else None
     t_update = dynamic_slice_p.bind(ct, *starts, slice_sizes=update_aval.shape) \
         if ad.is_undefined_primal(update) else None
     return [t_x, t_update] + [None] * len(starts)
