@@ -29,13 +29,21 @@ from edujax.core import Primitive, ShapedArray
 class Var:
     """A variable. Compared by identity; its printed name is chosen when printing."""
 
-    __slots__ = ("aval",)
+    __slots__ = ("aval", "__weakref__")
 
     def __init__(self, aval: ShapedArray):
         self.aval = aval
 
     def __repr__(self) -> str:
         return f"Var(id={id(self)}):{self.aval.str_short()}"
+
+
+class DropVar(Var):
+    """An equation's output that nothing reads, printed ``_`` (JAX's DropVar). JAX's
+    partial evaluation builds a jaxpr from a graph of tracers, where an output no tracer
+    kept alive is such a variable."""
+
+    __slots__ = ()
 
 
 class Literal:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, NamedTuple
 
-from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
+from edujax.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
 
 # ------------------------------------------------------------------ documents
 
@@ -135,6 +135,8 @@ class PpContext:
 
     def name(self, v: Var) -> str:
         name = self.names.get(v)
+        if name is None and type(v) is DropVar:
+            return "_"
         if name is None:
             name = _encode_alphabetic(self.counter)
             self.counter += 1

@@ -16,17 +16,7 @@ import recorded
 
 CASES = recorded.load("more_jaxprs_recorded.json")
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "random[gamma[traced_a]][grad]": (
-        "random_gamma_grad's two while_loops print as JAX's; what differs is how a jit is "
-        "linearized. JAX linearizes the jit's body (LinearizeTrace); random_gamma has no "
-        "linearization rule, so its JVP rule runs under a JaxprTrace "
-        "(fallback_linearize_rule), which hands even a fully known scan to "
-        "_scan_partial_eval: the lax.map in that rule gets its loop invariant "
-        "-log(finfo.max) hoisted as a constant, the unused exp(ax) dropped and the unused "
-        "while outputs printed as _. edujax partially evaluates the jit's JVP jaxpr, where "
-        "that scan is an ordinary known equation"),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", recorded.params(CASES, KNOWN_DIFFERENCES))

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import (DynamicJaxprTrace, DynamicJaxprTracer, dce_jaxpr,
                                               trace_to_jaxpr)
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
@@ -218,13 +219,43 @@ class JVPTrace(core.Trace):
             rule = jvp_rules.get(prim)
             if rule is None:
                 raise missing_rule("jvp", prim)
-            primal_out, tangent_out = rule(primals, tangents, **params)
+            primal_out, tangent_out = self._run_rule(prim, rule, primals, tangents, params)
         if prim.multiple_results:
             return [JVPTracer(self, p, t) for p, t in zip(primal_out, tangent_out)]
         return JVPTracer(self, primal_out, tangent_out)
 
+    def _run_rule(self, prim, rule, primals, tangents, params):
+        """Run a JVP rule, noting (for partial evaluation) that it runs. JAX linearizes
+        the primitives of LINEARIZED with rules of their own; for every other one its
+        linearization runs the JVP rule under a JaxprTrace (fallback_linearize_rule), which
+        hands an equation to its partial-evaluation rule even when all its inputs are
+        known: a known scan inside a JVP rule (random_gamma's lax.map) then gets its loop
+        invariants hoisted and its body pruned, as a split scan would."""
+        if prim.name in LINEARIZED:
+            return rule(primals, tangents, **params)
+        linearizing = isinstance(self.parent, PartialEvalTrace)
+        pe.IN_JVP_RULE[0] += 1
+        self.parent_rule_depth(linearizing)
+        try:
+            return rule(primals, tangents, **params)
+        finally:
+            pe.IN_JVP_RULE[0] -= 1
+            self.parent_rule_depth(-linearizing)
+
+    def parent_rule_depth(self, change: int) -> None:
+        if change:
+            self.parent.in_jvp_rule += change
+
     def origin_message(self, tracer: Tracer) -> str:
         return getattr(self.parent, "origin_message", lambda t: "")(tracer)
+
+
+# The primitives JAX linearizes with a rule of their own (ad.primitive_linearizations), and
+# those its JaxprTrace gives to their partial-evaluation rule even when all inputs are known
+# (pe.custom_partial_eval_rules; there, broadcast_in_dim's rule then does nothing, and
+# remat2's is left out here: no recorded program shows what it does with known inputs).
+LINEARIZED = {"jit", "cond", "scan", "sin", "reduce_or"}
+SPLIT_EVEN_IF_KNOWN = {"jit", "cond", "scan", "while"}
 
 
 def jvp_flat(fun: Callable, primals: list, tangents: list) -> tuple[list, list]:
@@ -257,6 +288,9 @@ class PartialEvalTrace(core.Trace):
         # while (JaxprTrace, pe.partial_eval_jaxpr_nounits: residuals last,
         # _pjit_partial_eval). partial_eval_jaxpr.py makes the second kind.
         self.residuals_last = residuals_last
+        # > 0 while a JVP rule runs over this trace, or a jaxpr's equation staged inside one
+        # is evaluated here (see JVPTrace._run_rule)
+        self.in_jvp_rule = 0
 
     def new_unknown(self, aval: ShapedArray) -> DynamicJaxprTracer:
         return self.staging.new_arg(aval)
@@ -266,7 +300,8 @@ class PartialEvalTrace(core.Trace):
                 and x._literal is None)  # a literal is a known constant
 
     def process_primitive(self, prim, args, params):
-        if any(self.is_unknown(a) for a in args):
+        if any(self.is_unknown(a) for a in args) or (self.in_jvp_rule
+                                                     and prim.name in SPLIT_EVEN_IF_KNOWN):
             rule = partial_eval_rules.get(prim)
             if rule is not None:
                 return rule(self, *args, **params)

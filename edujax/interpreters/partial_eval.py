@@ -143,6 +143,14 @@ def _literal_value(x: Any) -> Any:
     return x._literal.val if isinstance(x, DynamicJaxprTracer) else x
 
 
+# How many JVP rules are running that JAX would run under its JaxprTrace when linearizing
+# (ad.JVPTrace counts them), and the equations staged meanwhile, by their first output.
+# Partial evaluation of a jaxpr gives those equations to their partial-evaluation rule even
+# when all their inputs are known, as JAX's JaxprTrace does (see ad.PartialEvalTrace).
+IN_JVP_RULE = [0]
+STAGED_IN_JVP_RULE: weakref.WeakSet = weakref.WeakSet()
+
+
 class DynamicJaxprTrace(core.Trace):
     """Records every primitive applied while it is current into a growing jaxpr."""
 
@@ -212,7 +220,10 @@ class DynamicJaxprTrace(core.Trace):
         if not prim.multiple_results:
             out_avals = [out_avals]
         outs = [self._new_tracer(a) for a in out_avals]
-        self.eqns.append(JaxprEqn(invars, [self.var_of[id(t)] for t in outs], prim, params))
+        outvars = [self.var_of[id(t)] for t in outs]
+        self.eqns.append(JaxprEqn(invars, outvars, prim, params))
+        if IN_JVP_RULE[0] and outvars:
+            STAGED_IN_JVP_RULE.add(outvars[0])
         return outs if prim.multiple_results else outs[0]
 
     def _stage_constant(self, x: Any) -> Any:

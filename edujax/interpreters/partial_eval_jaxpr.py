@@ -29,7 +29,7 @@ import numpy as np
 from edujax import core
 from edujax.core import ShapedArray, Tracer
 from edujax.interpreters.ad import PartialEvalTrace
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import STAGED_IN_JVP_RULE, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 
 
@@ -93,7 +93,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
         jaxpr = _literals_as_tracers(closed.jaxpr, trace.parent) if literal_residuals \
             else closed.jaxpr
         with core.set_current_trace(trace):
-            outs = eval_jaxpr(jaxpr, closed.consts, *args)
+            outs = _eval_jaxpr(trace, jaxpr, closed.consts, args)
         out_uk = [trace.is_unknown(o) or inst for o, inst in zip(outs, instantiate)]
         unknown = trace.staging.to_jaxpr([o for o, uk in zip(outs, out_uk) if uk])
         if residuals_last:  # JAX's JaxprTrace: the residuals in the order of its tracers
@@ -112,6 +112,27 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     unknown = _residuals_as_inputs(found["unknown"])
     res_avals = [v.aval for v in found["unknown"].jaxpr.constvars]
     return PartialEvalResult(known, unknown, found["out_uk"], res_avals, found["res_fwd"])
+
+
+def _eval_jaxpr(trace: PartialEvalTrace, jaxpr: Jaxpr, consts: list, args: list) -> list:
+    """eval_jaxpr, except that an equation staged inside a JVP rule is evaluated as inside
+    one (``trace.in_jvp_rule``: see ad.JVPTrace._run_rule)."""
+    if not any(e.outvars and e.outvars[0] in STAGED_IN_JVP_RULE for e in jaxpr.eqns):
+        return eval_jaxpr(jaxpr, consts, *args)
+    env = dict(zip(jaxpr.constvars, consts)) | dict(zip(jaxpr.invars, args))
+
+    def read(atom: Any) -> Any:
+        return atom.val if type(atom) is Literal else env[atom]
+
+    for eqn in jaxpr.eqns:
+        marked = bool(eqn.outvars) and eqn.outvars[0] in STAGED_IN_JVP_RULE
+        trace.in_jvp_rule += marked
+        try:
+            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        finally:
+            trace.in_jvp_rule -= marked
+        env.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]))
+    return [read(v) for v in jaxpr.outvars]
 
 
 def _literals_as_tracers(jaxpr: Jaxpr, known_trace: Any) -> Jaxpr:

@@ -167,6 +167,8 @@ def _while_partial_eval(trace, *args, cond_jaxpr, body_jaxpr, cond_nconsts, body
             body_jaxpr=_only_first_outputs(body_split.known, num_known_carry),
             cond_nconsts=len(cconst_uk) - sum(cconst_uk),
             body_nconsts=len(bconst_uk) - sum(bconst_uk))
+    if not builtins.any(carry_uk):  # (all known: a JVP rule's own loop, see ad.JVPTrace)
+        return known_outs
     # The unknown part: the whole loop, staged.
     with core.set_current_trace(trace.staging):
         all_outs = while_p.bind(*args, **params)

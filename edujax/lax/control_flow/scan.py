@@ -16,9 +16,9 @@ from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.errors import ConcretizationTypeError
 from edujax.interpreters import ad, batching
-from edujax.interpreters.partial_eval import trace_to_jaxpr
+from edujax.interpreters.partial_eval import dce_jaxpr, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
-from edujax.jaxpr import ClosedJaxpr, eval_jaxpr
+from edujax.jaxpr import ClosedJaxpr, DropVar, Jaxpr, eval_jaxpr
 from edujax.lax.base import reshape
 from edujax.lax.shape import concatenate
 from edujax.lax.control_flow.common import (_axis_size, _batch_dims, _check_carry_type,
@@ -202,7 +202,19 @@ def _hoist_loop_invariants(trace, known: ClosedJaxpr, consts: list, num_out: int
     computed_it, hoisted_it = iter(computed), iter(hoisted_values)
     body_consts = [next(computed_it) if f is None else consts[f] for f in split.res_forwarded]
     hoisted = [None if uk else next(hoisted_it) for uk in split.out_unknowns[num_out:]]
-    return split.unknown, body_consts, hoisted
+    # JAX builds the remaining body from its graph of tracers, which holds only what the
+    # outputs need: what nothing reads (an unused exp) is gone from it.
+    # (and an equation's output nothing reads is a DropVar there, printed _)
+    body = split.unknown.jaxpr
+    body = _drop_unread_outputs(dce_jaxpr(body, [True] * len(body.outvars))[0])
+    return ClosedJaxpr(body, split.unknown.consts), body_consts, hoisted
+
+
+def _drop_unread_outputs(jaxpr: Jaxpr) -> Jaxpr:
+    read = {v for e in jaxpr.eqns for v in e.invars} | set(jaxpr.outvars)
+    eqns = [e.replace(outvars=[v if v in read else DropVar(v.aval) for v in e.outvars])
+            if not all(v in read for v in e.outvars) else e for e in jaxpr.eqns]
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns, jaxpr.debug_info)
 
 
 def _move_to_back(xs: Sequence, to_move: Sequence[bool]) -> list:
