@@ -25,6 +25,9 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from edujax.literals import TypedComplex, TypedFloat, TypedInt
+
+TYPED_NUMBERS = (TypedInt, TypedFloat, TypedComplex)  # Python numbers that carry a dtype
 
 # Constant folding: rules that compute an equation right away when its inputs are
 # constants (JAX's pe.const_fold_rules). A rule returns the folded value, or None.
@@ -129,7 +132,7 @@ def _is_literalable(x: Any) -> bool:
     becomes a constvar (it is data that lives on the device, not a constant of
     the program text).
     """
-    return type(x) in (bool, int, float, complex) or (
+    return type(x) in (bool, int, float, complex) or isinstance(x, TYPED_NUMBERS) or (
         isinstance(x, (np.ndarray, np.generic)) and np.ndim(x) == 0)
 
 
