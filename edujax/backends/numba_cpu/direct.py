@@ -386,8 +386,10 @@ class FunctionCompiler:
         if self.return_type is None:  # (the first pass: only the types are wanted)
             self.builder.unreachable()
             return
-        if value.type != self.return_type:
-            raise Unsupported("returns of different types")
+        if value.type != self.return_type:  # (unify said how: convert)
+            if isinstance(value.type, tuple) or isinstance(self.return_type, tuple):
+                raise Unsupported("returns of different tuple types")
+            value = self.convert(value, self.return_type)
         self.builder.ret(value.ir)
 
     # -- expressions ------------------------------------------------------------
@@ -490,21 +492,24 @@ class FunctionCompiler:
             if kind is ast.LShift:
                 return Value(t, b.shl(x, y))
             return Value(t, b.lshr(x, y) if t == U64 else b.ashr(x, y))
-        if kind is ast.FloorDiv and a.type.kind in "iu" and c.type.kind in "iu":
-            return self.floor_divide(a, c)
+        if kind in (ast.FloorDiv, ast.Mod) and a.type.kind in "biu" and c.type.kind in "biu":
+            return self.floor_divide(a, c)[kind is ast.Mod]
         raise Unsupported(f"operator {kind.__name__} on {a.type}, {c.type}")
 
-    def floor_divide(self, a: Value, c: Value) -> Value:
-        """``a // c`` on integers, rounding down, as Numba's: x // 0 is 0 (NumPy's error
-        model), and the one overflowing quotient (INT_MIN // -1) is 0 too."""
+    def floor_divide(self, a: Value, c: Value) -> tuple[Value, Value]:
+        """``a // c`` and ``a % c`` on integers, rounding down (the remainder has the
+        divisor's sign), as Numba's: x // 0 and x % 0 are 0 (NumPy's error model), and so
+        are those of the one overflowing quotient, INT_MIN // -1."""
         t = arithmetic_type(a.type, c.type)
         b = self.builder
         x, y = self.convert(a, t).ir, self.convert(c, t).ir
         zero, one = ir.Constant(x.type, 0), ir.Constant(x.type, 1)
         if t == U64:
             bad = b.icmp_unsigned("==", y, zero)
-            quotient = b.udiv(x, b.select(bad, one, y))
-            return Value(t, b.select(bad, zero, quotient))
+            safe = b.select(bad, one, y)
+            quotient, remainder = b.udiv(x, safe), b.urem(x, safe)
+            return (Value(t, b.select(bad, zero, quotient)),
+                    Value(t, b.select(bad, zero, remainder)))
         bad = b.or_(b.icmp_signed("==", y, zero),
                     b.and_(b.icmp_signed("==", x, ir.Constant(x.type, -2**63)),
                            b.icmp_signed("==", y, ir.Constant(x.type, -1))))
@@ -513,7 +518,8 @@ class FunctionCompiler:
         adjust = b.and_(b.icmp_signed("!=", remainder, zero),
                         b.icmp_signed("<", b.xor(remainder, safe), zero))
         quotient = b.select(adjust, b.sub(quotient, one), quotient)
-        return Value(t, b.select(bad, zero, quotient))
+        remainder = b.select(adjust, b.add(remainder, safe), remainder)
+        return Value(t, b.select(bad, zero, quotient)), Value(t, b.select(bad, zero, remainder))
 
     def unary(self, op: ast.unaryop, operand: Any) -> Value:
         a, b = self.scalar(operand), self.builder
@@ -780,9 +786,15 @@ class ModuleCompiler:
                               "scratch")
         probe = FunctionCompiler(self, scratch, helper.namespace)
         self._run(probe, helper, types)
-        if not probe.return_types or len(set(probe.return_types)) != 1:
-            raise Unsupported(f"{helper.name} returns values of different types")
+        if not probe.return_types:
+            raise Unsupported(f"{helper.name} returns nothing")
         return_type = probe.return_types[0]
+        for other in probe.return_types[1:]:  # (Numba unifies them: int32 and int64, int64)
+            if isinstance(other, tuple) or isinstance(return_type, tuple):
+                if other != return_type:
+                    raise Unsupported(f"{helper.name} returns tuples of different types")
+            else:
+                return_type = unify(return_type, other)
         if isinstance(return_type, tuple):
             result = ir.LiteralStructType([llvm_type(t) for t in return_type])
         else:
