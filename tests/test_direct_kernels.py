@@ -306,6 +306,56 @@ def test_integer_and_conversion_semantics_are_numbas(case):
     assert_same_outputs(run_both(fn, *args))
 
 
+INDEXING = {
+    "gather": lambda x, i: x[i % 7],
+    "gather, rows": lambda x, i: x.reshape(7, 1)[i % 7, 0],
+    "take clamped": lambda x, i: jnp.take(x, i * 3 - 4, mode="clip"),
+    "scatter set": lambda x, i: x.at[i % 7].set(-1.0),
+    "scatter add": lambda x, i: x.at[i % 7].add(1.5),
+    "scatter max": lambda x, i: x.at[i % 5].max(x[:i.shape[0]]),
+    "scatter out of bounds": lambda x, i: x.at[i * 2 - 3].add(1.0, mode="drop"),
+    "dynamic slice": lambda x, i: lax.dynamic_slice(x, (i[0] - 2,), (3,)),
+    "dynamic update slice": lambda x, i: lax.dynamic_update_slice(x, x[:3] * 2, (i[1],)),
+    "concatenate": lambda x, i: jnp.concatenate([x, x[::-1] * 2.0, i.astype(jnp.float32)]),
+    "stack": lambda x, i: jnp.stack([x, -x]) + 1.0,
+    "argmax argmin": lambda x, i: (jnp.argmax(x), jnp.argmin(x.reshape(7, 1), axis=0)),
+    "column max": lambda x, i: jnp.max(jnp.outer(x, x), axis=0),
+    "row sum of ints": lambda x, i: jnp.sum(jnp.outer(i, i), axis=1),
+    "integer matmul": lambda x, i: jnp.outer(i, i) @ jnp.outer(i, i),
+    "views": lambda x, i: jnp.outer(x, x).T[1:5, ::-1] + x,
+    "row sums": lambda x, i: (jnp.sum(jnp.outer(x, x), axis=1), jnp.mean(x * 3.0)),
+    "random bits": lambda x, i: jax.random.bits(jax.random.key(0), (33,)),
+    "random normal": lambda x, i: jax.random.normal(jax.random.key(1), (9,)) * x[0],
+}
+
+
+@pytest.mark.parametrize("name", list(INDEXING))
+def test_indexing_and_reduction_kernels_are_numbas(name):
+    x = np.array([0.5, -1.5, np.nan, 2.0, -0.0, np.inf, 3.25], np.float32)
+    i = np.array([3, 0, 12, -5, 6], np.int32)
+    assert_same_outputs(run_both(INDEXING[name], x, i))
+
+
+REDUCTIONS = {
+    "sum": lambda x: jnp.sum(x),
+    "row sums": lambda x: jnp.sum(x.reshape(64, 64), axis=1),
+    "mean of tanh squared": lambda x: jnp.mean(jnp.tanh(x) ** 2),
+    "row variances": lambda x: jnp.var(x.reshape(16, 256), axis=1),
+    "row max": lambda x: jnp.max(x.reshape(64, 64), axis=1),
+    "row argmax": lambda x: jnp.argmax(x.reshape(64, 64), axis=1),
+}
+
+
+@pytest.mark.parametrize("name", list(REDUCTIONS))
+def test_reassociated_sums_are_numbas(name):
+    """Row sums may be reordered (``fastmath={"reassoc"}``, so that they run on vectors of
+    partial sums): the same IR reordered the same way gives Numba's bits."""
+    x = np.random.default_rng(0).normal(size=4096).astype(np.float32)
+    results = run_both(REDUCTIONS[name], x)
+    assert results["direct"][0] == "direct"
+    assert_same_outputs(results)
+
+
 def test_the_benchmark_programs_compile_directly():
     """The programs of benchmarks/compile_time.py: every kernel through direct.py."""
     x = np.linspace(-1, 1, 8, dtype=np.float32)

@@ -49,6 +49,10 @@ from edujax.backends.numba_cpu import aot
 from edujax.backends.numba_cpu.cache import logger
 from edujax.backends.numba_cpu.kernels import DECORATOR
 
+# A kernel summing floats into a scalar (a row sum) lets LLVM reorder the additions, so that
+# the loop runs on vectors of partial sums (codegen.py, ``_fastmath``).
+REASSOCIATING = DECORATOR[:-1] + ', fastmath={"reassoc"})'
+
 HERE = Path(__file__).parent
 HELPER_FILES = {"edujax.backends.numba_cpu.math": "math.py",
                 "edujax.backends.numba_cpu.scalar": "scalar.py",
@@ -124,10 +128,11 @@ class Value:
 
 
 class Array:
-    """An array the kernel reads or writes: C-ordered, with the shape the jaxpr fixed."""
+    """An array the kernel reads or writes (``pointer``: a kernel's argument), or a constant
+    table (``table``: a global of the module): C-ordered, with a shape fixed in advance."""
 
-    def __init__(self, dtype: np.dtype, shape: tuple, pointer: Any):
-        self.dtype, self.shape, self.pointer = dtype, tuple(shape), pointer
+    def __init__(self, dtype: np.dtype, shape: tuple, pointer: Any = None, table: Any = None):
+        self.dtype, self.shape, self.pointer, self.table = dtype, tuple(shape), pointer, table
         self.strides = [math.prod(self.shape[d + 1:]) for d in range(len(self.shape))]
 
 
@@ -313,7 +318,7 @@ class FunctionCompiler:
                 self.assign_to(element, item)
         elif isinstance(target, ast.Subscript):
             array = self.expr(target.value)
-            if not isinstance(array, Array) or array.pointer is None:
+            if not isinstance(array, Array) or array.table is not None:
                 raise Unsupported("assignment to a subscript that is not an array argument")
             value = self.convert(value, array.dtype)  # (Numba's setitem casts too)
             if array.dtype == B:
@@ -724,7 +729,10 @@ class FunctionCompiler:
                 negative = b.icmp_signed("<", i, ir.Constant(i.type, 0))
                 i = b.select(negative, b.add(i, ir.Constant(i.type, size)), i)
             flat = b.add(flat, b.mul(i, ir.Constant(i.type, stride)))
-        pointer = array.pointer if array.pointer is not None else array.global_pointer(b)
+        if array.table is not None:  # [n x T]*: its first element, then as for an argument
+            pointer = b.gep(array.table, [ir.Constant(ir.IntType(64), 0)] * 2, inbounds=True)
+        else:
+            pointer = array.pointer
         return b.gep(pointer, [flat], inbounds=True)
 
 
@@ -760,8 +768,7 @@ class ModuleCompiler:
             items = flat.tolist()
             variable.initializer = ir.Constant(data_type, [ir.Constant(element, v)
                                                            for v in items])
-            known = Array(value.dtype, value.shape, None)
-            known.global_pointer = lambda b, v=variable, e=element: b.bitcast(v, e.as_pointer())
+            known = Array(value.dtype, value.shape, table=variable)
             self.constants[id(value)] = (known, value)  # (keeps the array alive: its id)
             return known
         return known[0]
@@ -826,7 +833,7 @@ class ModuleCompiler:
             self.arrays = saved
 
     def compile_kernel(self, tree: ast.FunctionDef, namespace: dict, symbol: str,
-                       avals: list, offset: int) -> None:
+                       avals: list, offset: int, reassociate: bool = False) -> None:
         """A kernel as two functions: the loop nest, on the arrays' data pointers (marked
         ``noalias``), and its C entry point ``int32 symbol(PyObject *a0, ...)``, which reads
         each array's data pointer and calls it."""
@@ -858,6 +865,8 @@ class ModuleCompiler:
         compiler.builder.position_at_end(compiler.entry)
         compiler.builder.branch(loop_nest.blocks[1])
         self.arrays = {}
+        if reassociate:
+            _reassociate(loop_nest)
         # The entry point: the NumPy array objects in, their data pointers out.
         object_pointer = ir.IntType(8).as_pointer()
         entry = ir.Function(self.module, ir.FunctionType(ir.IntType(32), [object_pointer]
@@ -869,6 +878,19 @@ class ModuleCompiler:
             data.append(b.load(b.bitcast(field, pointer_type.as_pointer())))
         b.call(loop_nest, data)
         b.ret(ir.Constant(ir.IntType(32), 0))
+
+
+def _reassociate(function: ir.Function) -> None:
+    """Numba's ``fastmath={"reassoc"}``: every float operation of the kernel's own function
+    (not of the helpers it calls) may be reordered, as Numba's ``fastmathpass`` marks them."""
+    for block in function.blocks:
+        for instruction in block.instructions:
+            if instruction.opname in ("fadd", "fsub", "fmul", "fdiv", "frem", "fcmp"):
+                if not instruction.flags:
+                    instruction.flags.append("reassoc")
+            elif isinstance(instruction, ir.CallInstr) and \
+                    instruction.type in (ir.FloatType(), ir.DoubleType()):
+                instruction.fastmath.add("reassoc")
 
 
 def _type_name(t: Any) -> str:
@@ -927,11 +949,11 @@ def compile_module(module: Any) -> tuple[bytes, dict]:
     for kernel in module.kernels:
         function = functions[kernel.name]
         decorators = [ast.unparse(d).replace("'", '"') for d in function.decorator_list]
-        if decorators != [DECORATOR[1:]]:  # (parallel=True: prange, Numba's thread pool)
-            raise Unsupported(f"{kernel.name} is compiled with {decorators}")
+        if decorators not in ([DECORATOR[1:]], [REASSOCIATING[1:]]):  # (not parallel=True:
+            raise Unsupported(f"{kernel.name} is compiled with {decorators}")  # prange)
         symbol = prefix + kernel.name
         compiler.compile_kernel(function, namespace, symbol, [*kernel.inputs, *kernel.outputs],
-                                offset)
+                                offset, reassociate=decorators == [REASSOCIATING[1:]])
         entries[kernel.name] = {"symbol": symbol,
                                 "nargs": len(kernel.inputs) + len(kernel.outputs)}
     data = optimize_and_emit(compiler.module) if entries else b""
