@@ -38,7 +38,7 @@ import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
 from edujax import lax  # noqa: E402
 from edujax.abstract_arrays import ShapedArray  # noqa: E402
-from edujax.backends.numba_cpu import aot, direct  # noqa: E402
+from edujax.backends.numba_cpu import aot, direct, translate  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaProgram  # noqa: E402
 from edujax.backends.numba_cpu.cache import load_module_in_memory  # noqa: E402
 from edujax.backends.numba_cpu.codegen import KernelSignature  # noqa: E402
@@ -192,7 +192,7 @@ def test_the_typing_rules_are_numbas():
             add(a, b)
             numba_type = np.dtype(str(add.nopython_signatures[-1].return_type)
                                   .replace("bool", "bool_"))
-            assert direct.arithmetic_type(np.dtype(x), np.dtype(y)) == numba_type, (x, y)
+            assert translate.arithmetic_type(np.dtype(x), np.dtype(y)) == numba_type, (x, y)
 
 
 def test_unsupported_constructs_say_so():

@@ -23,8 +23,8 @@ How ``jit(f)(x)`` runs here, file by file:
                     a background thread compiles (``EDUJAX_TIERED=0`` compiles at once).
 7. ``direct.py``    before Numba is even imported, tries edujax's own small compiler: the
                     kernels' Python source turned into LLVM IR (llvmlite) with Numba's typing
-                    rules, for the subset the code generator writes; a kernel outside it
-                    goes to Numba (``EDUJAX_DIRECT=0``: always Numba).
+                    rules (``translate.py``), for the subset the code generator writes; a
+                    kernel outside it goes to Numba (``EDUJAX_DIRECT=0``: always Numba).
 8. ``aot.py``       after a compile, writes the kernels' machine code out as an object file;
                     a later process loads that with LLVM alone, without importing Numba
                     (``EDUJAX_AOT=0`` turns the files off).
