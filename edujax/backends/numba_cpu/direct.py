@@ -76,18 +76,13 @@ _helpers_lock = threading.Lock()
 _helper_modules: dict = {}  # module name -> {function name: Function or global value}
 
 
-def _no_numba(*args: Any, **kwargs: Any) -> Callable:
-    """Stands for ``njit(...)``: the decorator leaves the function as it is."""
-    return lambda function: function
-
-
 def helper_module(module: str) -> dict:
     """The names of a helper module, read from its source without importing Numba.
 
-    The file is run with its imports of Numba and of ``llvm.py`` taken out (``njit``
-    becomes a decorator that does nothing, ``fma`` and the bit casts become markers for the
-    compiler), so its globals, the tables of ``math.py`` say, are computed as usual; each
-    function is kept with its syntax tree."""
+    Its ``@jit_helper`` functions are kept as syntax trees (``Function``), to be compiled
+    here; the rest of the file (constants, the tables of ``math.py`` and the plain Python
+    functions that compute them) runs as usual, with the imports of Numba and of
+    ``llvm.py`` taken out: ``fma`` and the bit casts become markers for the compiler."""
     with _helpers_lock:
         names = _helper_modules.get(module)
         if names is None:
@@ -97,20 +92,19 @@ def helper_module(module: str) -> dict:
 
 def _read_helpers(path: Path) -> dict:
     tree = ast.parse(path.read_text(), str(path))
-    namespace: dict = {"njit": _no_numba, "__name__": "edujax_direct_helpers"}
-    kept = []
+    namespace: dict = {"__name__": "edujax_direct_helpers"}
+    kept, helpers = [], []
     for stmt in tree.body:
-        if isinstance(stmt, ast.ImportFrom) and stmt.module == "numba":
-            continue
         if isinstance(stmt, ast.ImportFrom) and stmt.module == INTRINSICS_MODULE:
             namespace.update({a.asname or a.name: Intrinsic(a.name) for a in stmt.names})
-            continue
-        kept.append(stmt)
+        elif isinstance(stmt, ast.FunctionDef) and stmt.decorator_list:
+            helpers.append(stmt)  # (compiled by us, never run by Python)
+        elif not (isinstance(stmt, ast.ImportFrom) and stmt.module == "numba") and not (
+                isinstance(stmt, ast.Assign) and "njit" in ast.unparse(stmt.value)):
+            kept.append(stmt)
     tree.body = kept
     exec(compile(tree, str(path), "exec"), namespace)
-    for stmt in kept:
-        if isinstance(stmt, ast.FunctionDef):
-            namespace[stmt.name] = Function(stmt.name, stmt, namespace)
+    namespace.update({f.name: Function(f.name, f, namespace) for f in helpers})
     return namespace
 
 
