@@ -265,6 +265,18 @@ def test_math_helpers_give_numbas_bits(name, size):
     assert_same_outputs(results)
 
 
+@pytest.mark.parametrize("name", ["exp", "tanh", "sin"])
+def test_big_loops_are_vectorized(monkeypatch, name):
+    """A loop over 4096 floats calling a helper is vectorized, as Numba's is: the helper is
+    pasted in, and the optimized IR computes on vectors (``<8 x float>`` or wider)."""
+    modules = []
+    monkeypatch.setattr(direct, "optimize_and_emit", lambda m: modules.append(m) or b"")
+    program = NumbaProgram(jax.make_jaxpr(getattr(jnp, name))(np.ones(4096, np.float32)))
+    direct.compile_module(program.module)
+    optimized = str(direct.optimize(modules[0]))
+    assert any(f"<{n} x float>" in optimized for n in (4, 8, 16)), optimized[:2000]
+
+
 INTS = np.array([0, 1, -1, 2, -2, 7, -7, 127, -128, 2**31 - 1, -2**31, 3, -3, 5], np.int32)
 
 

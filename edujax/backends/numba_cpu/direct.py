@@ -283,7 +283,7 @@ def _type_name(t: Any) -> str:
 
 
 # ====================================================================== LLVM: optimize, emit
-_llvm_lock = threading.Lock()
+_llvm_lock = threading.RLock()
 _target_machine: Any = None
 
 
@@ -303,8 +303,9 @@ def target_machine() -> Any:
         return _target_machine
 
 
-def optimize_and_emit(module: ir.Module) -> bytes:
-    """LLVM's O3 pipeline with the loop vectorizer (as Numba runs it), then machine code."""
+def optimize(module: ir.Module) -> Any:
+    """LLVM's O3 pipeline with the loop vectorizer and without SLP, as Numba runs it: the
+    module parsed by LLVM and optimized (an ``llvmlite.binding.ModuleRef``)."""
     import llvmlite.binding as llvm
     machine = target_machine()
     module.triple = llvm.get_process_triple()
@@ -316,6 +317,13 @@ def optimize_and_emit(module: ir.Module) -> bytes:
     with _llvm_lock:  # (one target machine for the process: one user at a time)
         passes = llvm.create_pass_builder(machine, options)
         passes.getModulePassManager().run(parsed, passes)
+    return parsed
+
+
+def optimize_and_emit(module: ir.Module) -> bytes:
+    """The object file (ELF) of ``module``, optimized."""
+    parsed, machine = optimize(module), target_machine()
+    with _llvm_lock:
         return machine.emit_object(parsed)
 
 

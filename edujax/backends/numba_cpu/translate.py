@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
+
 class Unsupported(Exception):
     """The kernel uses something this compiler does not cover: Numba compiles it."""
 
@@ -40,8 +41,8 @@ B, I8, I16, I32, I64 = (np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.in
 U8, U16, U32, U64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
 SCALARS = {B, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64}
-# The NumPy scalar types generated code calls to convert (``np.float32(x)``).
 BUILTINS = {"abs": abs, "min": min, "max": max}
+# The NumPy scalar types generated code calls to convert (``np.float32(x)``).
 CONVERSIONS = {getattr(np, t.name if t != B else "bool_"): t for t in SCALARS}
 
 
@@ -134,8 +135,6 @@ class FunctionCompiler:
         self.depth = 0  # how many loops and branches we are in
         self.return_type = return_type  # None: the caller learns it (return_types)
         self.return_types: list = []
-        self.return_slot: Any = None
-        self.exit: Any = None
 
     # -- variables --------------------------------------------------------------
     def slot(self, type_: np.dtype) -> Any:
@@ -310,8 +309,9 @@ class FunctionCompiler:
         if kind is ast.Name:
             return self.load_name(node.id)
         if kind is ast.Constant:
-            return self.global_value(node.value) if not isinstance(node.value, str) else \
-                self._unsupported("a string")
+            if isinstance(node.value, str):
+                raise Unsupported("a string")
+            return self.global_value(node.value)
         if kind is ast.BinOp:
             return self.binary(node.op, self.expr(node.left), self.expr(node.right))
         if kind is ast.UnaryOp:
@@ -326,7 +326,7 @@ class FunctionCompiler:
             return self.call(node)
         if kind is ast.Attribute:
             base = self.expr(node.value)
-            if base is np or base is math:
+            if (base is np or base is math) and hasattr(base, node.attr):
                 return self.global_value(getattr(base, node.attr))
             raise Unsupported(f"attribute .{node.attr}")
         if kind is ast.Subscript:
@@ -335,10 +335,6 @@ class FunctionCompiler:
             items = [self.expr(e) for e in node.elts]
             return Value(tuple(v.type for v in items), tuple(items))
         raise Unsupported(f"expression {kind.__name__}")
-
-    @staticmethod
-    def _unsupported(what: str) -> Any:
-        raise Unsupported(what)
 
     def scalar(self, value: Any) -> Value:
         if not isinstance(value, Value) or value.type not in SCALARS:
@@ -438,8 +434,12 @@ class FunctionCompiler:
         if isinstance(op, ast.USub):
             if a.type.kind == "f":
                 return Value(a.type, b.fneg(a.ir))
-            t = U64 if a.type.kind == "u" else I64
-            return Value(t, b.neg(self.convert(a, t).ir))
+            if a.type == B:  # -True is -1
+                return Value(I64, b.neg(self.convert(a, I64).ir))
+            # Numba negates in the operand's own width, then widens: -int32(-2**31) stays
+            # -2**31, -uint8(1) is 255.
+            negated = Value(a.type, b.neg(a.ir))
+            return self.convert(negated, U64 if a.type.kind == "u" else I64)
         if isinstance(op, ast.Not):
             return Value(B, b.not_(self.truth(a).ir))
         raise Unsupported(f"operator {type(op).__name__}")
