@@ -423,6 +423,31 @@ def test_edujax_direct_0_turns_it_off(monkeypatch):
     assert program.kernels_from == "numba"
 
 
+def test_a_tiered_jit_runs_direct_kernels_from_the_first_call(monkeypatch):
+    """Compiling directly takes milliseconds: no reference interpreter in between."""
+    monkeypatch.setenv("EDUJAX_TIERED", "1")
+    jax.config.update("edujax_backend", "numba")
+    try:
+        f = jax.jit(lambda x: jnp.tanh(x) * 2.0 + 1.0)
+        x = np.linspace(-2, 2, 5, dtype=np.float32)
+        np.testing.assert_allclose(f(x), np.tanh(x) * 2 + 1, rtol=1e-6)
+        entry, = f.cache_info().entries
+        assert entry.tier == "numba" and entry.executable.kernels_from == "direct"
+    finally:
+        jax.config.update("edujax_backend", "reference")
+
+
+def test_an_unwritable_cache_folder_still_compiles_directly(monkeypatch, tmp_path):
+    blocker = tmp_path / "a file"
+    blocker.write_text("in the cache folder's place")
+    monkeypatch.setenv("EDUJAX_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setenv("EDUJAX_AOT", "1")
+    x = np.arange(4.0, dtype=np.float32)
+    program = NumbaProgram(jax.make_jaxpr(lambda x: x * 3.0 - 1.0)(x)).load()
+    assert program.kernels_from == "direct"
+    np.testing.assert_array_equal(program(x)[0], x * 3 - 1)
+
+
 def test_as_text_says_who_compiled_the_kernels():
     program = NumbaProgram(jax.make_jaxpr(lambda x: x * 2.0)(np.ones(3, np.float32))).load()
     assert program.kernels_from == "direct"
