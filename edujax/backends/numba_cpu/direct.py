@@ -138,6 +138,15 @@ class ModuleCompiler:
         function_type = ir.FunctionType(llvm_type(t), [llvm_type(t)] * nargs)
         return self.module.declare_intrinsic(name, [llvm_type(t)], function_type)
 
+    def c_function(self, name: str, t: np.dtype, nargs: int) -> ir.Function:
+        """A function of the C library (``tanf``), declared once: the loader resolves it
+        in the process (``aot.ALLOWED``)."""
+        known = self.module.globals.get(name)
+        if known is None:
+            known = ir.Function(self.module, ir.FunctionType(llvm_type(t), [llvm_type(t)]
+                                                             * nargs), name)
+        return known
+
     def constant_array(self, value: np.ndarray) -> Array:
         """A global table (``math.TWO_OVER_PI_TABLE``) as a constant array in the module."""
         known = self.constants.get(id(value))

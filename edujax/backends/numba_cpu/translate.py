@@ -114,6 +114,19 @@ class Intrinsic:
         self.name = name
 
 
+# NumPy's functions on floats, as Numba lowers each (read from the LLVM IR it writes): an
+# LLVM intrinsic, or the C library's function (its float32 version has an ``f`` suffix).
+NUMPY_FUNCTIONS = {
+    np.floor: "llvm.floor", np.ceil: "llvm.ceil", np.rint: "llvm.rint",
+    np.copysign: "llvm.copysign", math.copysign: "llvm.copysign",
+    np.exp: "llvm.exp", np.exp2: "llvm.exp2", np.log: "llvm.log", np.log2: "llvm.log2",
+    np.log10: "llvm.log10", np.sin: "llvm.sin", np.cos: "llvm.cos",
+    np.sqrt: "sqrt", np.tan: "tan", np.tanh: "tanh", np.log1p: "log1p", np.expm1: "expm1",
+    np.arcsin: "asin", np.arccos: "acos", np.arctan: "atan", np.arctan2: "atan2",
+    np.sinh: "sinh", np.cosh: "cosh", np.arcsinh: "asinh", np.arccosh: "acosh",
+    np.arctanh: "atanh", math.erf: "erf"}
+
+
 # ====================================================================== one function
 class FunctionCompiler:
     """Types and lowers one Python function into one LLVM function, statement by statement.
@@ -544,27 +557,26 @@ class FunctionCompiler:
             return self.absolute(args[0])
         if callee in (min, max) and len(args) == 2:
             return self.min_max(callee, *args)
-        name = self.NUMPY_FUNCTIONS.get(callee)
+        name = NUMPY_FUNCTIONS.get(callee)
         if name is not None:
             return self.numpy_function(name, args)
         raise Unsupported(f"a call of {getattr(callee, '__name__', callee)!r}")
 
-    NUMPY_FUNCTIONS = {np.floor: "floor", np.ceil: "ceil", np.copysign: "copysign",
-                       math.copysign: "copysign", np.rint: "rint", np.sqrt: "sqrt"}
-
     def numpy_function(self, name: str, args: list) -> Value:
-        """NumPy's (and math's) functions Numba turns into one LLVM intrinsic each."""
+        """NumPy's (and math's) functions on floats, as Numba lowers them: one LLVM
+        intrinsic (``llvm.floor``), or a call of the C library (``tan``, ``tanf``)."""
         args = [self.scalar(a) for a in args]
         if any(a.type.kind != "f" for a in args):
-            raise Unsupported(f"np.{name} of a non-float")
+            raise Unsupported(f"{name} of a non-float")
         t = args[0].type
         for a in args[1:]:
             t = unify(t, a.type)
         values = [self.convert(a, t).ir for a in args]
-        intrinsic = {"rint": "llvm.rint", "floor": "llvm.floor", "ceil": "llvm.ceil",
-                     "copysign": "llvm.copysign", "sqrt": "llvm.sqrt"}[name]
-        return Value(t, self.builder.call(self.module.intrinsic(intrinsic, t, len(values)),
-                                          values))
+        if name.startswith("llvm."):
+            function = self.module.intrinsic(name, t, len(values))
+        else:
+            function = self.module.c_function(name + ("f" if t == F32 else ""), t, len(values))
+        return Value(t, self.builder.call(function, values))
 
     def absolute(self, value: Any) -> Value:
         a = self.scalar(value)
