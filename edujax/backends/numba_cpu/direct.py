@@ -129,7 +129,7 @@ class ModuleCompiler:
     def __init__(self, name: str):
         self.module = ir.Module(name)
         self.arrays: dict = {}  # the arrays of the kernel being compiled
-        self.helpers: dict = {}  # (name, argument types) -> (ir.Function, return type)
+        self.helpers: dict = {}  # (name, module, argument types, called?) -> (function, type)
         self.constants: dict = {}  # id of a global table -> Array
         self.small_kernel = False  # (see compile_kernel)
 
