@@ -64,7 +64,8 @@ ALLOWED = {"memset", "memcpy", "memmove", "bzero", "__bzero", "__memset_chk", "_
                "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log", "log2", "log10",
                "log1p", "pow", "sqrt", "cbrt", "hypot", "fmod", "remainder", "floor", "ceil",
                "trunc", "round", "rint", "nearbyint", "fabs", "copysign", "fmin", "fmax",
-               "erf", "erfc", "lgamma", "tgamma", "ldexp", "frexp", "nextafter"))}
+               "erf", "erfc", "lgamma", "tgamma", "ldexp", "frexp", "nextafter",
+               "sincos"))}  # (LLVM turns sin(x) and cos(x) of one x into one sincos(x))
 
 
 def data_offset() -> int:
