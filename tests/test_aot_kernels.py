@@ -85,8 +85,22 @@ def assert_same(got: list, want: list, same_dtype: bool = True) -> None:
             np.testing.assert_array_equal(g, w)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def numba_compiles():
+    """These tests are about the machine code Numba compiles, exported and loaded again:
+    edujax's own compiler (direct.py, tests/test_direct_kernels.py) stays out of the way."""
+    before = os.environ.get("EDUJAX_DIRECT")
+    os.environ["EDUJAX_DIRECT"] = "0"
+    yield
+    if before is None:
+        del os.environ["EDUJAX_DIRECT"]
+    else:
+        os.environ["EDUJAX_DIRECT"] = before
+
+
 def run_programs(cache_dir: Path, code: str = PROGRAMS, tiered: str = "0") -> tuple[dict, str]:
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED=tiered)
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED=tiered,
+               EDUJAX_DIRECT="0")
     env.pop("EDUJAX_AOT", None)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=600)
@@ -183,7 +197,7 @@ def test_an_object_needing_a_missing_symbol_is_refused_before_llvm_sees_it(tmp_p
             "sha256": hashlib.sha256(data).hexdigest()}}))
         print(aot.elf_undefined_symbols(data), aot.load(module))
     """)
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_DIRECT="0")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=300)
     assert done.returncode == 0, done.stderr

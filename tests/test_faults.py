@@ -50,9 +50,10 @@ EXPECTED = [(np.sin(np.arange(6.0, dtype=np.float32)) * 2 + 0.25).tolist(),
 
 
 def run_program(cache_dir: Path, prelude: str = "") -> tuple[dict, str]:
-    # (EDUJAX_AOT=0: these tests are about Numba's own cache files; test_aot_kernels.py
-    # breaks the object files aot.py writes)
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED="0", EDUJAX_AOT="0")
+    # (EDUJAX_AOT=0, EDUJAX_DIRECT=0: these tests are about Numba's own cache files;
+    # test_aot_kernels.py breaks the object files aot.py writes)
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(cache_dir), EDUJAX_TIERED="0", EDUJAX_AOT="0",
+               EDUJAX_DIRECT="0")
     done = subprocess.run([sys.executable, "-c", PROGRAM.replace("PRELUDE", prelude)],
                           capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -167,7 +168,8 @@ def test_an_unwritable_cache_folder_compiles_in_memory_with_one_warning(tmp_path
 # ------------------------------------------------------------------ processes and threads
 def test_four_processes_share_one_cache_folder(tmp_path):
     folder = tmp_path / "cache"
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(folder), EDUJAX_TIERED="0", EDUJAX_AOT="0")
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(folder), EDUJAX_TIERED="0", EDUJAX_AOT="0",
+               EDUJAX_DIRECT="0")
     procs = [subprocess.Popen([sys.executable, "-c", PROGRAM.replace("PRELUDE", "")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               cwd=REPO, env=env) for _ in range(4)]
@@ -186,6 +188,7 @@ def test_four_processes_share_one_cache_folder(tmp_path):
 def numba_backend_tiered(monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
     monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
+    monkeypatch.setenv("EDUJAX_DIRECT", "0")  # (nor kernels compiled at once without Numba)
     config.update("edujax_backend", "numba")
     yield
     config.update("edujax_backend", "reference")
@@ -283,6 +286,7 @@ def test_interrupt_while_tracing_leaves_no_entry():
 def test_interrupt_during_a_numba_compile_leaves_no_entry(monkeypatch, tmp_path):
     monkeypatch.setenv("EDUJAX_TIERED", "0")
     monkeypatch.setenv("EDUJAX_CACHE_DIR", str(tmp_path))   # cold: Numba really compiles
+    monkeypatch.setenv("EDUJAX_DIRECT", "0")  # (not edujax's own compiler, direct.py)
     config.update("edujax_backend", "numba")
     real_load = numba_backend.load_module
     pressed = []

@@ -272,6 +272,7 @@ def test_jittime_of_an_already_jitted_function_times_the_plain_one(shell, capsys
 def test_jittime_on_tiered_numba_waits_for_the_background_compile(shell, capsys, monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
     monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
+    monkeypatch.setenv("EDUJAX_DIRECT", "0")  # (nor kernels compiled at once without Numba)
     value, out, _ = run(shell, capsys, "jittime -o -n 2 -r 2 --backend numba f(x)")
     assert value.backend == "numba"
     assert value.first.tier == "reference"  # the first call ran on the interpreter

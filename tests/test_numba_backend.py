@@ -431,7 +431,8 @@ def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
               sum(kernel.stats.cache_misses.values()))
     """)
     # (Numba's own disk cache: the object files of aot.py are tested in test_aot_kernels.py)
-    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_TIERED="0", EDUJAX_AOT="0")
+    env = dict(os.environ, EDUJAX_CACHE_DIR=str(tmp_path), EDUJAX_TIERED="0", EDUJAX_AOT="0",
+               EDUJAX_DIRECT="0")  # (Numba's own cache is the subject here)
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            cwd=REPO, env=env, check=True).stdout.split() for _ in range(2)]
     assert runs[0] == ["numba", "0", "1"]  # compiled, then saved
@@ -444,6 +445,7 @@ def test_a_new_process_loads_kernels_from_the_disk_cache(tmp_path):
 def test_tiered_calls_run_on_the_reference_until_the_kernel_is_ready(monkeypatch):
     monkeypatch.setenv("EDUJAX_TIERED", "1")
     monkeypatch.setenv("EDUJAX_AOT", "0")  # (an object file from an earlier run: no tiering)
+    monkeypatch.setenv("EDUJAX_DIRECT", "0")  # (nor kernels compiled at once without Numba)
     config.update("edujax_backend", "numba")
     f = jax.jit(lambda x: jnp.cos(x) * 3.0 - x)
     x = jnp.linspace(0, 1, 33)

@@ -21,9 +21,14 @@ How ``jit(f)(x)`` runs here, file by file:
                     the machine code on disk between processes.
 6. ``tiering.py``   hides the compile: the first calls run on the reference interpreter while
                     a background thread compiles (``EDUJAX_TIERED=0`` compiles at once).
-7. ``aot.py``       after a compile, writes the kernels' machine code out as an object file;
-                    a later process loads that with LLVM alone, without importing Numba.
-8. ``backend.py``   the backend object ``jit`` talks to, and the executable it returns.
+7. ``direct.py``    before Numba is even imported, tries edujax's own small compiler: the
+                    kernels' Python source turned into LLVM IR (llvmlite) with Numba's typing
+                    rules (``translate.py``), for the subset the code generator writes; a
+                    kernel outside it goes to Numba (``EDUJAX_DIRECT=0``: always Numba).
+8. ``aot.py``       after a compile, writes the kernels' machine code out as an object file;
+                    a later process loads that with LLVM alone, without importing Numba
+                    (``EDUJAX_AOT=0`` turns the files off).
+9. ``backend.py``   the backend object ``jit`` talks to, and the executable it returns.
 
 ``math.py``, ``scalar.py`` and ``threefry.py`` hold the small Numba functions the generated
 kernels call (branch-free exp/log/tanh/..., XLA's integer semantics, the threefry hash).

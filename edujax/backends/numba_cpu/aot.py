@@ -64,7 +64,8 @@ ALLOWED = {"memset", "memcpy", "memmove", "bzero", "__bzero", "__memset_chk", "_
                "asinh", "acosh", "atanh", "exp", "exp2", "expm1", "log", "log2", "log10",
                "log1p", "pow", "sqrt", "cbrt", "hypot", "fmod", "remainder", "floor", "ceil",
                "trunc", "round", "rint", "nearbyint", "fabs", "copysign", "fmin", "fmax",
-               "erf", "erfc", "lgamma", "tgamma", "ldexp", "frexp", "nextafter"))}
+               "erf", "erfc", "lgamma", "tgamma", "ldexp", "frexp", "nextafter",
+               "sincos"))}  # (LLVM turns sin(x) and cos(x) of one x into one sincos(x))
 
 
 def data_offset() -> int:
@@ -132,13 +133,26 @@ def export(module: Any, loaded: Any) -> str:
         manifest = {"format": FORMAT, "refused": reason}
         create_atomically(manifest_path, json.dumps(manifest, indent=1).encode())
         return f"not exported: {reason}"
+    save(module.source, data, make_manifest(data, entries, "numba"))
+    return f"exported {len(entries)} kernel(s), {len(data)} bytes"
+
+
+def make_manifest(data: bytes, entries: dict, compiler: str) -> dict:
+    """What a later process checks before it loads ``data``, and what it finds in it;
+    ``compiler`` says who wrote the machine code (``numba``, or ``direct``: direct.py)."""
+    if not entries:  # a driver of BLAS calls, views and reference rules only
+        return {"format": FORMAT, "compiler": compiler, "kernels": {}}
     import llvmlite.binding as llvm
-    manifest = {"format": FORMAT, "cpu": _host_cpu(llvm), "data_offset": data_offset(),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "undefined": sorted(elf_undefined_symbols(data)), "kernels": entries}
+    return {"format": FORMAT, "compiler": compiler, "cpu": _host_cpu(llvm),
+            "data_offset": data_offset(), "sha256": hashlib.sha256(data).hexdigest(),
+            "undefined": sorted(elf_undefined_symbols(data)), "kernels": entries}
+
+
+def save(source: str, data: bytes, manifest: dict) -> None:
+    """Write the object file and its manifest beside the module of ``source``."""
+    obj_path, manifest_path = paths(source)
     create_atomically(obj_path, data)  # the object first: the manifest says it is complete
     create_atomically(manifest_path, json.dumps(manifest, indent=1).encode())
-    return f"exported {len(entries)} kernel(s), {len(data)} bytes"
 
 
 def _object_code(module: Any, loaded: Any) -> tuple[bytes, dict, str]:
@@ -321,21 +335,29 @@ class WrongMachine(ValueError):
 
 
 def _load(module: Any, obj_path: Path, manifest_path: Path) -> dict[str, Callable] | None:
-    import llvmlite.binding as llvm
     manifest = json.loads(manifest_path.read_text())
     if manifest.get("format") != FORMAT:
         raise ValueError(f"format {manifest.get('format')}, expected {FORMAT}")
     if "refused" in manifest:  # (not exportable: Numba's path, without a warning)
         return None
+    if not manifest["kernels"]:
+        return _load_object(module, b"", manifest)
+    data = obj_path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != manifest["sha256"]:
+        raise ValueError("the object file does not match its manifest (damaged?)")
+    return _load_object(module, data, manifest)
+
+
+def _load_object(module: Any, data: bytes, manifest: dict) -> dict[str, Callable]:
+    """Callables for the kernels of the object ``data`` (read from a file, or just written
+    by ``direct.py``), put into this process's execution engine."""
+    import llvmlite.binding as llvm
     entries = manifest["kernels"]
     expected = {k.name: len(k.inputs) + len(k.outputs) for k in module.kernels}
     if {name: e["nargs"] for name, e in entries.items()} != expected:
         raise ValueError("the manifest does not describe this module's kernels")
     if not entries:
         return {}
-    data = obj_path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != manifest["sha256"]:
-        raise ValueError("the object file does not match its manifest (damaged?)")
     engine = _get_engine()
     if manifest["cpu"] != _host_cpu(llvm):
         raise WrongMachine("compiled for another CPU")
@@ -354,6 +376,37 @@ def _load(module: Any, obj_path: Path, manifest_path: Path) -> dict[str, Callabl
         if not address:
             raise ValueError(f"no symbol {entry['symbol']} in the object")
         kernels[name] = _caller(name, address, entry["nargs"])
+    return kernels
+
+
+def load_compiled(module: Any, data: bytes, entries: dict,
+                  compiler: str) -> dict[str, Callable] | None:
+    """Callables for kernels compiled in this process into the object ``data``
+    (``direct.py``), loaded like an object file read from disk; the object and its manifest
+    are also written to the cache folder (when ``EDUJAX_AOT`` allows) for the next process.
+    None if loading fails (then use Numba)."""
+    manifest = make_manifest(data, entries, compiler)
+    try:
+        manifest_path = paths(module.source)[1]
+    except OSError:
+        manifest_path = None
+    try:
+        with _engine_lock:
+            kernels = _loaded.get(manifest_path)
+            if kernels is None:
+                kernels = _load_object(module, data, manifest)
+                if manifest_path is not None:
+                    _loaded[manifest_path] = kernels
+    except Exception as e:  # noqa: BLE001 - any failure: Numba compiles the kernels
+        logger.warning("edujax: kernels compiled by %s could not be loaded (%s: %s); "
+                       "compiling them with Numba", compiler, type(e).__name__, e)
+        return None
+    if enabled() and manifest_path is not None and not manifest_path.exists():
+        try:
+            cache_dir()  # (created if missing)
+            save(module.source, data, manifest)
+        except OSError as e:  # a read-only cache: the next process compiles them again
+            logger.debug("edujax: could not write the object file (%s)", e)
     return kernels
 
 
