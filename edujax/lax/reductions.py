@@ -40,7 +40,9 @@ def _reduce_chooser_jvp(g, ans, x, *, axes):
     """The tangent of max/min flows from the position(s) that hold the extreme value;
     ties share it equally."""
     kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
-    where = convert_element_type(eq(x, reshape(ans, kept)), g.dtype)
+    # g may be a Python scalar, a 0-d tangent passed as is to jax.jvp: JAX's jnp.max is an
+    # inline jit whose boundary makes it an array, edujax's jnp.max has no such boundary
+    where = convert_element_type(eq(x, reshape(ans, kept)), dtypes.dtype_and_weak(g)[0])
     # (bound with the axes as given, as JAX's lax.reduce_sum keeps them: under vmap they are
     # NumPy integers, and print so)
     counts = reduce_sum_p.bind(where, axes=tuple(axes), out_sharding=None)
