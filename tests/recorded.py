@@ -48,8 +48,13 @@ def check(case: dict, type_only: bool = False) -> None:
 
 def params(cases: list[dict], known_differences: dict[str, str]) -> list:
     """One pytest param per recorded case, named by the case; a case listed in
-    ``known_differences`` is a strict xfail with that reason, so it fails once fixed."""
+    ``known_differences`` is a strict xfail with that reason, so it fails once fixed. A
+    known difference that names no case (renamed, or re-recorded away) is an error."""
     import pytest
+
+    stale = set(known_differences) - {c["name"] for c in cases}
+    if stale:
+        raise ValueError(f"known differences that are no recorded case: {sorted(stale)}")
 
     def marks(name):
         if name not in known_differences:

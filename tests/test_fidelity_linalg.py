@@ -28,10 +28,6 @@ def test_matches_recorded_jax(case):
     check(case)
 
 
-def test_every_known_difference_is_a_case():
-    assert set(KNOWN_DIFFERENCES) <= {case["name"] for case in CASES}
-
-
 # ---------------------------------------------------------------- finite differences
 # The derivatives added with these bodies (eig's, and every factorization's for complex
 # matrices), checked against finite differences in float64 in both modes.

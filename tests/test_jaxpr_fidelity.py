@@ -27,11 +27,6 @@ def test_jaxpr_text_is_jaxs(case):
     recorded.check(case)
 
 
-def test_every_known_difference_is_a_case():
-    names = {case["name"] for case in CASES}
-    assert set(KNOWN_DIFFERENCES) <= names
-
-
 def test_eager_calls_trace_nothing():
     """An eager call of an inner-jitted jnp function runs its body directly: nothing is traced
     or cached (tracing on every call would cost a learner's loop dearly). Under make_jaxpr one

@@ -24,7 +24,3 @@ KNOWN_DIFFERENCES: dict[str, str] = {}
 def test_matches_jax(case):
     recorded.check(case)
 
-
-def test_every_known_difference_is_a_case():
-    names = {case["name"] for case in CASES}
-    assert set(KNOWN_DIFFERENCES) <= names
