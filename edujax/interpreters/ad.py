@@ -233,18 +233,18 @@ class JVPTrace(core.Trace):
         invariants hoisted and its body pruned, as a split scan would."""
         if prim.name in LINEARIZED:
             return rule(primals, tangents, **params)
-        linearizing = isinstance(self.parent, PartialEvalTrace)
+        # Linearizing directly, the rule's known work lands in the PartialEvalTrace: tell it.
+        # Inside a jit's JVP jaxpr, the equations the rule stages are noted instead.
+        linearizing = 1 if isinstance(self.parent, PartialEvalTrace) else 0
         pe.IN_JVP_RULE[0] += 1
-        self.parent_rule_depth(linearizing)
+        if linearizing:
+            self.parent.in_jvp_rule += 1
         try:
             return rule(primals, tangents, **params)
         finally:
             pe.IN_JVP_RULE[0] -= 1
-            self.parent_rule_depth(-linearizing)
-
-    def parent_rule_depth(self, change: int) -> None:
-        if change:
-            self.parent.in_jvp_rule += change
+            if linearizing:
+                self.parent.in_jvp_rule -= 1
 
     def origin_message(self, tracer: Tracer) -> str:
         return getattr(self.parent, "origin_message", lambda t: "")(tracer)
