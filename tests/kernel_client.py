@@ -2,9 +2,11 @@
 ``jupyter_client`` as JupyterLab drives it (execute requests in, IOPub messages out)."""
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +21,31 @@ def install_kernel(prefix: Path) -> str:
     done = subprocess.run([sys.executable, "-m", "edujax.kernel", "install", "--prefix",
                            str(prefix)], capture_output=True, text=True, check=True)
     return done.stdout
+
+
+def ipc_socket_base() -> str:
+    """Where a test kernel's Unix sockets go (``<base>-1`` ... ``<base>-5``).
+
+    Kernels in tests talk over Unix sockets, not TCP: jupyter_client picks a TCP port by
+    binding it, letting it go and handing it to the kernel, and with two pytest workers
+    (and the grader's kernels) starting kernels at once, another process can take the port
+    in between; the kernel then dies at start. A socket file of its own has no such race.
+    """
+    return str(Path(_SOCKETS.name) / f"kernel-{next(_KERNELS)}")
+
+
+_SOCKETS = tempfile.TemporaryDirectory(prefix="edujax-sockets-")  # removed when pytest exits
+_KERNELS = itertools.count()
+
+
+def ipc_config():
+    """A traitlets Config for nbclient's NotebookClient: its kernel on Unix sockets."""
+    from traitlets.config import Config
+
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = ipc_socket_base()
+    return config
 
 
 def kernel_specs(prefix: Path) -> KernelSpecManager:
@@ -40,7 +67,8 @@ class Kernel:
     """A running edujax kernel and a client connected to it."""
 
     def __init__(self, prefix, env: dict | None = None):
-        self.manager = KernelManager(kernel_name="edujax", kernel_spec_manager=kernel_specs(prefix))
+        self.manager = KernelManager(kernel_name="edujax", kernel_spec_manager=kernel_specs(prefix),
+                                     transport="ipc", ip=ipc_socket_base())
         kernel_env = {**os.environ, "MPLBACKEND": "Agg", **(env or {})}
         self.manager.start_kernel(env=kernel_env)
         self.client = self.manager.client()

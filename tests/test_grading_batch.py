@@ -171,7 +171,7 @@ def test_each_submission_scores_what_it_earned(batch, name):
     row = rows[paths[name].name]
     points = possible_points(assignment.autograder)
     expected = {q: (0.0 if q in zero else p) for q, p in points.items()}
-    assert row["status"] == status, row
+    assert row["status"] == status, f"{row['status']}: {row['message']}"
     assert {q: float(row[q]) for q in points} == expected, row
     assert float(row["total"]) == sum(expected.values())
     assert float(row["possible"]) == sum(points.values())

@@ -41,6 +41,7 @@ import jupytext
 import nbclient
 import nbformat
 import pytest
+from kernel_client import ipc_config
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -131,6 +132,9 @@ def check_against_seed(cell) -> str | None:
 _executed: dict[Path, tuple[object, float]] = {}
 
 
+_KERNELSPECS = tempfile.TemporaryDirectory(prefix="edujax-kernels-")  # removed at exit
+
+
 @functools.cache
 def _kernelspec_dir() -> str:
     """A Jupyter data folder holding the KERNEL_NAME kernel for this Python (sys.executable).
@@ -145,7 +149,7 @@ def _kernelspec_dir() -> str:
     else:
         spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 "display_name": "Python 3", "language": "python"}
-    folder = Path(tempfile.mkdtemp(prefix="edujax-kernels-"))
+    folder = Path(_KERNELSPECS.name)
     (folder / "kernels" / KERNEL_NAME).mkdir(parents=True)
     (folder / "kernels" / KERNEL_NAME / "kernel.json").write_text(json.dumps(spec))
     return str(folder)
@@ -200,7 +204,8 @@ def execute(path: Path):
     if path not in _executed:
         nb = with_answers(jupytext.read(path))
         client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
-                                         resources={"metadata": {"path": str(path.parent)}})
+                                         resources={"metadata": {"path": str(path.parent)}},
+                                         config=ipc_config())
         start = time.perf_counter()
         with _kernel_environment():
             client.execute()

@@ -376,12 +376,15 @@ def test_an_executed_notebook_keeps_the_static_html_beside_the_widget(tmp_path, 
     nbclient = pytest.importorskip("nbclient")
     from pathlib import Path
 
+    from kernel_client import ipc_config
+
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "import edujax.numpy as jnp\nfrom edujax import viz\nviz.tree({'w': jnp.ones(3)})")]
     root = str(Path(__file__).resolve().parent.parent)
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+                                     resources={"metadata": {"path": str(tmp_path)}},
+                                     config=ipc_config())
     monkeypatch.setenv("PYTHONPATH", root)  # the kernel imports this checkout's edujax
     client.execute()
     (output,) = nb.cells[0].outputs

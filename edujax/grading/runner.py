@@ -178,6 +178,13 @@ def _execute(nb: Any, workdir: Path, limits: Limits) -> Any:
     ep_config.timeout = int(limits.cell_timeout)
     ep_config.interrupt_on_timeout = True
     ep_config.kernel_name = GRADING_KERNEL
+    # The kernel talks to us over Unix sockets, not TCP ports: jupyter_client picks a TCP
+    # port by binding it, letting it go and telling the kernel to take it, and in between
+    # another grader working in parallel (or any other process) may take it first; the
+    # kernel then dies at start. Socket files in this submission's own work folder (outside
+    # the student's folder) have no such race.
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = str(workdir / "kernel-ipc")
     (host, port), stop_server = start_server()
     gp_config.logging_server_host, gp_config.logging_server_port = host, port
     try:
