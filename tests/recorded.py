@@ -46,15 +46,20 @@ def check(case: dict, type_only: bool = False) -> None:
         assert got.get("out") == case["out"], f"{case['code']}\ngot {got}"
 
 
-def params(cases: list[dict], known_differences: dict[str, str]) -> list:
+def params(cases: list[dict], known_differences: dict[str, str] | None = None,
+           type_only: set[str] = frozenset()) -> list:
     """One pytest param per recorded case, named by the case; a case listed in
     ``known_differences`` is a strict xfail with that reason, so it fails once fixed. A
-    known difference that names no case (renamed, or re-recorded away) is an error."""
+    known difference, or a ``type_only`` name (an error compared by type only), that names
+    no case (renamed, or re-recorded away) is an error."""
     import pytest
 
-    stale = set(known_differences) - {c["name"] for c in cases}
-    if stale:
-        raise ValueError(f"known differences that are no recorded case: {sorted(stale)}")
+    known_differences = known_differences or {}
+    names = {c["name"] for c in cases}
+    for what, listed in (("known differences", known_differences), ("type-only cases", type_only)):
+        stale = set(listed) - names
+        if stale:
+            raise ValueError(f"{what} that are no recorded case: {sorted(stale)}")
 
     def marks(name):
         if name not in known_differences:

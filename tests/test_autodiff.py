@@ -140,12 +140,11 @@ def test_missing_rule_names_the_table_and_primitive():
 
 
 RECORDED = load("autodiff_recorded.json")
-TYPE_ONLY: set[str] = set()  # cases whose message prints what edujax cannot (none left)
 
 
 @pytest.mark.parametrize("case", RECORDED, ids=[c["name"] for c in RECORDED])
 def test_matches_recorded_jax(case):
-    check(case, type_only=case["name"] in TYPE_ONLY)
+    check(case)
 
 
 def test_custom_rules_survive_vmap_in_either_order():

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from recorded import check, load, run
+from recorded import check, load, params, run
 from x64_mode import x64
 
 import edujax as jax
@@ -62,7 +62,7 @@ def _close(a: object, b: object, rtol: float) -> bool:
     return a == b
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+@pytest.mark.parametrize("case", params(CASES, type_only=TYPE_ONLY))
 def test_matches_recorded_jax(case):
     """Errors and dtypes exactly; random samples bit for bit (but LAST_BITS); values of
     special functions, which go through r() (5 significant digits), to 1e-4 relative:
