@@ -47,11 +47,15 @@ from llvmlite import ir
 
 from edujax.backends.numba_cpu import aot
 from edujax.backends.numba_cpu.cache import logger
-from edujax.backends.numba_cpu.kernels import DECORATOR
 from edujax.backends.numba_cpu.translate import (B, SCALARS, Array, Function, FunctionCompiler,
                                                  Intrinsic, Unsupported, Value, llvm_type,
                                                  memory_type, unify)
 
+# The decorator the code generator writes on a serial kernel (kernels.DECORATOR): a kernel
+# with any other (``parallel=True``: prange) is left to Numba. Spelled out rather than
+# imported, so that the fast-start machinery sits below the backend that uses it
+# (test_direct_kernels checks that the two agree).
+DECORATOR = '@njit(cache=True, error_model="numpy")'
 # A kernel summing floats into a scalar (a row sum) lets LLVM reorder the additions, so that
 # the loop runs on vectors of partial sums (codegen.py, ``_fastmath``).
 REASSOCIATING = DECORATOR[:-1] + ', fastmath={"reassoc"})'
