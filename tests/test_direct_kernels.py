@@ -38,9 +38,10 @@ import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
 from edujax import lax  # noqa: E402
 from edujax.abstract_arrays import ShapedArray  # noqa: E402
-from edujax.backends.numba_cpu import aot, direct, kernels, translate  # noqa: E402
+from edujax.backends.fast_start import aot, direct, translate  # noqa: E402
+from edujax.backends.numba_cpu import kernels  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaProgram  # noqa: E402
-from edujax.backends.numba_cpu.cache import load_module_in_memory  # noqa: E402
+from edujax.backends.fast_start.cache import load_module_in_memory  # noqa: E402
 from edujax.backends.numba_cpu.codegen import KernelSignature  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent

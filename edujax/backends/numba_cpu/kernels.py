@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from edujax.backends.numba_cpu.lowering import constant, literal_expr, np_name, plain_dtypes
+from edujax.backends.passes.lowering import constant, literal_expr, np_name, plain_dtypes
 from edujax.jaxpr import JaxprEqn, Literal, Var
 from edujax.lax.slicing import GatherScatterMode, _default_fill_value
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from edujax.backends.numba_cpu.lowering import index_lowerable, lowerable, supported
+from edujax.backends.passes.lowering import index_lowerable, lowerable, supported
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
