@@ -162,7 +162,7 @@ _trace_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _trace_key(args: tuple, static_argnums: Sequence[int], in_tree: Any,
                in_avals: list) -> tuple | None:
     """The cache key of one make_jaxpr call, or None when it must not be cached."""
-    if core._state.trace is not core.eval_trace:
+    if not core.at_top_level():
         return None  # traced inside another transformation: its tracers may be captured
     nargs = len(args)
     statics = tuple((i, args[i]) for i in sorted({i % nargs for i in static_argnums})) \

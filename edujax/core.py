@@ -180,6 +180,14 @@ def current_trace() -> Trace:
     return _state.trace
 
 
+def at_top_level() -> bool:
+    """Is nothing being traced? Then ``bind`` computes at once, on the evaluating trace.
+
+    (Code above the core asks this, never ``_state`` itself: how the current trace is kept
+    is this module's business.)"""
+    return _state.trace is eval_trace
+
+
 @contextlib.contextmanager
 def set_current_trace(trace: Trace):
     """Make ``trace`` interpret every bind inside the ``with`` block."""

@@ -214,7 +214,7 @@ class custom_jvp:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
                                  "using defjvp.")
         args = _resolve_kwargs(self.fun, args, kwargs)
-        if core._state.trace is core.eval_trace:
+        if core.at_top_level():
             # nothing is being transformed: just run it (on typed values, as JAX's
             # TypedFloat: the function may ask a Python scalar argument for its dtype)
             return self.fun(*(a if i in self.nondiff_argnums else _typed_scalar(a)
@@ -423,7 +423,7 @@ class custom_vjp:
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} "
                                  "using defvjp.")
-        if core._state.trace is core.eval_trace:
+        if core.at_top_level():
             return self.fun(*args)
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)

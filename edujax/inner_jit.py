@@ -118,7 +118,7 @@ class _InnerJit:
 
         @functools.wraps(fun)
         def call(*args: Any, **kwargs: Any) -> Any:
-            if core._state.trace is core.eval_trace:
+            if core.at_top_level():
                 check_static(args, kwargs)
                 if nan_checks.CHECKING:
                     return self.checked_call(args, kwargs)

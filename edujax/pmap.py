@@ -34,7 +34,7 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
     """Map ``fun`` over the leading axis of its arguments, one slice per device."""
     @functools.wraps(fun, updated=())
     def pmap_f(*args: Any):
-        if core._state.trace is not core.eval_trace:
+        if not core.at_top_level():
             return vmap(fun, in_axes, out_axes, axis_name=axis_name)(*args)
         leaves, in_tree = tree_flatten(args)
         axes = [_normalize_axis(a, x) for a, x in zip(_in_axes_for(in_axes, args), leaves)]
