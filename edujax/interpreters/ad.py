@@ -226,12 +226,12 @@ class JVPTrace(core.Trace):
 
     def _run_rule(self, prim, rule, primals, tangents, params):
         """Run a JVP rule, noting (for partial evaluation) that it runs. JAX linearizes
-        the primitives of LINEARIZED with rules of their own; for every other one its
+        the primitives of ``linearized_directly`` with rules of their own; for every other its
         linearization runs the JVP rule under a JaxprTrace (fallback_linearize_rule), which
         hands an equation to its partial-evaluation rule even when all its inputs are
         known: a known scan inside a JVP rule (random_gamma's lax.map) then gets its loop
         invariants hoisted and its body pruned, as a split scan would."""
-        if prim.name in LINEARIZED:
+        if prim in linearized_directly:
             return rule(primals, tangents, **params)
         # Linearizing directly, the rule's known work lands in the PartialEvalTrace: tell it.
         # Inside a jit's JVP jaxpr, the equations the rule stages are noted instead.
@@ -250,12 +250,16 @@ class JVPTrace(core.Trace):
         return getattr(self.parent, "origin_message", lambda t: "")(tracer)
 
 
-# The primitives JAX linearizes with a rule of their own (ad.primitive_linearizations), and
-# those its JaxprTrace gives to their partial-evaluation rule even when all inputs are known
-# (pe.custom_partial_eval_rules; there, broadcast_in_dim's rule then does nothing, and
-# remat2's is left out here: no recorded program shows what it does with known inputs).
-LINEARIZED = {"jit", "cond", "scan", "sin", "reduce_or"}
-SPLIT_EVEN_IF_KNOWN = {"jit", "cond", "scan", "while"}
+# Two properties of a primitive that change nothing but the jaxpr that gets printed, set in
+# the primitive's own block (``ad.linearized_directly.add(sin_p)``); skip them on a first
+# reading. ``linearized_directly``: JAX linearizes the primitive with a rule of its own
+# (ad.primitive_linearizations), so its JVP rule's work is not noted as a JVP rule's (see
+# JVPTrace._run_rule). ``split_even_if_known``: JAX's JaxprTrace gives the primitive to its
+# partial-evaluation rule even when all inputs are known (pe.custom_partial_eval_rules;
+# there, broadcast_in_dim's rule then does nothing, and remat2's is left out here: no
+# recorded program shows what it does with known inputs).
+linearized_directly: set[Primitive] = set()
+split_even_if_known: set[Primitive] = set()
 
 
 def jvp_flat(fun: Callable, primals: list, tangents: list) -> tuple[list, list]:
@@ -301,7 +305,7 @@ class PartialEvalTrace(core.Trace):
 
     def process_primitive(self, prim, args, params):
         if any(self.is_unknown(a) for a in args) or (self.in_jvp_rule
-                                                     and prim.name in SPLIT_EVEN_IF_KNOWN):
+                                                     and prim in split_even_if_known):
             rule = partial_eval_rules.get(prim)
             if rule is not None:
                 return rule(self, *args, **params)

@@ -339,6 +339,9 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
 
 ad.jvp_rules[jit_p] = _jit_jvp
 ad.partial_eval_rules[jit_p] = _jit_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py):
+ad.linearized_directly.add(jit_p)
+ad.split_even_if_known.add(jit_p)
 ad.transpose_rules[jit_p] = _jit_transpose
 
 

@@ -182,6 +182,9 @@ def _join_branch_residual_inputs(unknown: ClosedJaxpr, all_res_avals: list[Shape
 
 
 ad.partial_eval_rules[cond_p] = _cond_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py):
+ad.linearized_directly.add(cond_p)
+ad.split_even_if_known.add(cond_p)
 
 
 # ---------------------------------------------------------------------- cond: transpose

@@ -187,6 +187,7 @@ def _while_transpose(cts, *args, **params):
 
 
 ad.partial_eval_rules[while_p] = _while_partial_eval
+ad.split_even_if_known.add(while_p)  # (only the printed jaxpr: see ad.py)
 ad.transpose_rules[while_p] = _while_transpose
 
 

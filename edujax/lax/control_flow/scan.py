@@ -222,6 +222,9 @@ def _move_to_back(xs: Sequence, to_move: Sequence[bool]) -> list:
 
 
 ad.partial_eval_rules[scan_p] = _scan_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py):
+ad.linearized_directly.add(scan_p)
+ad.split_even_if_known.add(scan_p)
 
 
 # ---------------------------------------------------------------------- scan: transpose
