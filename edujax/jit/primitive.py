@@ -345,6 +345,16 @@ ad.split_even_if_known.add(jit_p)
 ad.transpose_rules[jit_p] = _jit_transpose
 
 
+def _jit_nan_check(args: Any, params: dict, outs: list) -> None:
+    """An eager call of a jitted body is checked like a compiled call: if its outputs hold
+    a NaN, its jaxpr runs again op by op to find the operation (nan_checks.py)."""
+    closed = params["jaxpr"]
+    nan_checks.check_jit_call(params["name"], outs, lambda: closed.call(*args), closed)
+
+
+core.nan_check_rules[jit_p] = _jit_nan_check
+
+
 # ---------------------------------------------------------------------- dead-code elimination
 # In a linearized jaxpr, a jit's tangent outputs may go unused (grad of a function that reads
 # one output of a jit with several). Like JAX (pjit's DCE rule), the jit then loses those
