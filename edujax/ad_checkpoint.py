@@ -36,6 +36,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun, split_static
 from edujax import core
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
@@ -326,16 +327,9 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy: Callable | No
 
     @functools.wraps(fun)
     def remat_f(*args: Any, **kwargs: Any) -> Any:
-        static = {i % len(args) for i in static_argnums} if args else set()
-        dynamic = [a for i, a in enumerate(args) if i not in static]
-        flat, in_tree = tree_flatten((dynamic, kwargs))
-
-        def flat_fun(*leaves: Any) -> tuple[list, Any]:
-            dyn, kw = tree_unflatten(in_tree, list(leaves))
-            it = iter(dyn)
-            full = [args[i] if i in static else next(it) for i in range(len(args))]
-            return tree_flatten(fun(*full, **kw))
-
+        dynamic, rebuild = split_static(args, static_argnums)
+        flat, in_tree = tree_flatten((list(dynamic), kwargs))
+        flat_fun = flatten_fun(lambda *dyn, **kw: fun(*rebuild(dyn), **kw), in_tree)
         info = DebugInfo("checkpoint", func_name(fun), func_source(fun), ())
         closed, out_tree = trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat],
                                           debug_info=info)

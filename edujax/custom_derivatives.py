@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun_nokwargs
 from edujax import core, dtypes
 from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
@@ -101,9 +102,8 @@ def _make_call_primitive(name: str) -> Primitive:
 
 
 def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJaxpr, Any]:
-    def flat_fun(*xs):
-        return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
-    return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
+    return trace_to_jaxpr(flatten_fun_nokwargs(fun, in_tree),
+                          [shaped_abstractify(x) for x in flat_args])
 
 
 def _skipping(n: int, rule: Callable) -> Callable:

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun
 from edujax import core, dtypes, nan_checks
 from edujax.api import clear_trace_cache, shaped_abstractify
 from edujax.array import Array
@@ -296,12 +297,8 @@ class JitWrapped:
         return entry
 
     def _trace(self, call: _Call, key: SignatureKey, arg_names: tuple[str, ...]) -> CacheEntry:
-        def flat_fun(*tracers):
-            dyn_args, dyn_kwargs = tree_unflatten(call.in_tree, list(tracers))
-            out = self._fun(*self._merge_static(dyn_args, call), **dyn_kwargs,
-                            **call.static_kwargs)
-            return tree_flatten(out)
-
+        flat_fun = flatten_fun(lambda *args, **kwargs: self._fun(
+            *self._merge_static(args, call), **kwargs, **call.static_kwargs), call.in_tree)
         info = DebugInfo("jit", self._name, func_source(self._fun), arg_names)
         start = time.perf_counter()
         avals = [shaped_abstractify(x) for x in call.leaves]
