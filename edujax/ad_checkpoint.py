@@ -41,6 +41,7 @@ from edujax import core
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, run_jaxpr
 from edujax.lax.reduce_precision import reduce_precision_p
@@ -138,7 +139,7 @@ def _split(jaxpr: Jaxpr, unknown_in: list[bool], policy: Callable) -> _Split:
     return _Split(known_eqns, staged_eqns, residuals, unknown_out)
 
 
-def _remat_partial_eval(trace: ad.PartialEvalTrace, *args: Any, jaxpr: ClosedJaxpr,
+def _remat_partial_eval(trace: pe.PartialEvalTrace, *args: Any, jaxpr: ClosedJaxpr,
                         differentiated: bool, policy: Callable | None, **params: Any) -> list:
     """Known outputs and saved residuals now, inline; unknown outputs as one ``remat2``
     equation that reads the residuals and the body's inputs and recomputes the rest."""
@@ -208,7 +209,7 @@ def _nothing_saveable(*_: Any, **__: Any) -> bool:
     return False
 
 
-ad.partial_eval_rules[remat_p] = _remat_partial_eval
+pe.partial_eval_rules[remat_p] = _remat_partial_eval
 
 
 # ---------------------------------------------------------------- transposition

@@ -25,6 +25,7 @@ from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import label_only_names, pp_eqn_default, pp_eqn_rules
@@ -95,7 +96,7 @@ def _make_call_primitive(name: str) -> Primitive:
     prim.multiple_results = True
     core.abstract_eval_rules[prim] = _call_abstract_eval
     core.impl_rules[prim] = _call_impl
-    ad.partial_eval_rules[prim] = _inline_partial_eval
+    pe.partial_eval_rules[prim] = _inline_partial_eval
     pp_eqn_rules[prim] = _pp_name_first
     label_only_names.add(prim)
     return prim
@@ -326,7 +327,7 @@ def _differentiating(trace: core.Trace, flat: list) -> bool:
 def _uninvolved(trace: core.Trace, flat: list) -> bool:
     """Does none of the arguments belong to ``trace`` (a JVP, vmap or linearize trace)?
     Then that trace has nothing to do with the call, and its parent takes it."""
-    if isinstance(trace, ad.PartialEvalTrace):
+    if isinstance(trace, pe.PartialEvalTrace):
         return not any(trace.is_unknown(x) for x in flat)
     if isinstance(trace, (ad.JVPTrace, batching.BatchTrace)):
         return not any(isinstance(x, core.Tracer) and x._trace is trace for x in flat)
