@@ -42,7 +42,10 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
                         help="seconds for one cell (default %(default)s)")
     parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb,
-                        help="memory limit of a submission's kernel (default %(default)s)")
+                        help="memory of a submission's processes together (default %(default)s)")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="run notebooks without the bubblewrap sandbox (where it cannot "
+                             "run); every row says so, and nothing protects the grades")
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
@@ -52,6 +55,22 @@ def cmd_assign(args: argparse.Namespace) -> int:
         assignment = assign_one(folder, args.out)
         print(f"{assignment.name}: {assignment.student} + {assignment.autograder}")
     return 0
+
+
+def sandbox_or_refuse(args: argparse.Namespace) -> bool:
+    """True to sandbox; prints why and exits when the sandbox cannot run here."""
+    if args.no_sandbox:
+        print("WARNING: --no-sandbox: notebooks run as plain processes of this user; a "
+              "notebook can read and change the tests, the grades and your files. Every row "
+              "is marked 'unsandboxed'.", file=sys.stderr)
+        return False
+    from edujax.grading.sandbox import SandboxUnavailable, check_available
+    try:
+        check_available()
+    except SandboxUnavailable as error:
+        sys.exit(f"cannot grade safely: {error}. Pass --no-sandbox to grade without it "
+                 "(only notebooks you trust).")
+    return True
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -66,8 +85,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
         note = f"  ({result.status}: {result.message})" if result.status != "graded" else ""
         print(f"{result.total:g}/{result.possible:g}  {result.submission}{note}", flush=True)
 
+    sandboxed = sandbox_or_refuse(args)
     results = grade_many(submissions, autograder, limits=_limits(args), jobs=args.jobs,
-                         keep=args.keep, on_result=report)
+                         keep=args.keep, on_result=report, sandboxed=sandboxed)
     write_csv(results, args.csv)
     print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
           f"-> {args.csv}")
@@ -80,6 +100,7 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     from edujax.grading.runner import grade_submission, possible_points, preload
     from edujax.grading.selftest import cases_for, hidden_test_leaks, judge
 
+    sandboxed = sandbox_or_refuse(args)
     preload()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="edujax-selftest-") as tmp:
@@ -99,7 +120,8 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 
         def run(case):
             auto = case.assignment.autograder
-            return case, grade_submission(case.submission, auto, limits, points[auto])
+            return case, grade_submission(case.submission, auto, limits, points[auto],
+                                          sandboxed=sandboxed)
 
         with ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool:
             for case, result in pool.map(run, cases):

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
+from edujax.grading.feedback import QuestionResult
 from edujax.grading.runner import (Limits, SubmissionResult, grade_submission, possible_points,
                                    preload)
 
@@ -42,8 +43,8 @@ def default_jobs() -> int:
 
 def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Limits(),
                jobs: int | None = None, keep: Path | None = None,
-               on_result: Callable[[SubmissionResult], None] | None = None
-               ) -> list[SubmissionResult]:
+               on_result: Callable[[SubmissionResult], None] | None = None,
+               sandboxed: bool = True) -> list[SubmissionResult]:
     """Grade every submission against one autograder; results in the order given.
 
     ``keep``: a folder for the executed notebooks (see ``grade_submission``)."""
@@ -51,7 +52,13 @@ def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Li
     points = possible_points(autograder)
 
     def grade(path: Path) -> SubmissionResult:
-        result = grade_submission(path, autograder, limits, points, keep)
+        try:
+            result = grade_submission(path, autograder, limits, points, keep, sandboxed)
+        except Exception as error:  # the batch survives anything one submission causes
+            result = SubmissionResult(str(path), [QuestionResult(n, 0.0, p, "not graded")
+                                                  for n, p in points.items()], "error",
+                                      f"grading failed: {type(error).__name__}: {error}"[:300],
+                                      sandboxed=sandboxed)
         if on_result is not None:
             on_result(result)
         return result

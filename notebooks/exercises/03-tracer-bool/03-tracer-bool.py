@@ -62,9 +62,9 @@ assert_jittable(clipped_relu, jnp.array([-1.0, 0.5, 2.0]))
 
 # %%
 # HIDDEN
-from edujax.grading import assert_close, call, seeded_array
+from edujax.grading import assert_close, call, jitted, seeded_array
 _x = seeded_array(31, (7,), low=-2.0, high=2.0)
-assert_close(call(jax.jit(clipped_relu), _x, name="jax.jit(clipped_relu)"), jnp.minimum(jnp.maximum(_x, 0.0), 1.0), name="clipped_relu on hidden data")
+assert_close(call(jitted(clipped_relu), _x, name="jax.jit(clipped_relu)"), jnp.minimum(jnp.maximum(_x, 0.0), 1.0), name="clipped_relu on hidden data")
 
 # %% [raw]
 # # END TESTS
@@ -98,9 +98,9 @@ assert_uses(sin_or_cos, "cond", jnp.ones(3), advice="lax.cond(pred, true_fn, fal
 
 # %%
 # HIDDEN
-from edujax.grading import assert_close, call, seeded_array
+from edujax.grading import assert_close, call, jitted, seeded_array
 _x = seeded_array(32, (5,))
-_f = jax.jit(sin_or_cos)
+_f = jitted(sin_or_cos)
 assert_close(call(_f, _x + 2.0, name="jax.jit(sin_or_cos)"), jnp.sin(_x + 2.0), name="sin_or_cos(positive sum)")
 assert_close(call(_f, _x - 2.0, name="jax.jit(sin_or_cos)"), jnp.cos(_x - 2.0), name="sin_or_cos(negative sum)")
 

@@ -121,15 +121,15 @@ def count_equations(fun, *args):
 # # BEGIN TESTS
 
 # %%
-from edujax.grading import GradingError, call
-_n = call(count_equations, lambda x: jnp.sin(x) * 2.0, 1.0, name="count_equations")
+from edujax.grading import GradingError, call, given
+_n = call(count_equations, given("lambda x: jnp.sin(x) * 2.0"), 1.0, name="count_equations")
 if _n != 2:
     raise GradingError(f"sin(x) * 2.0 is 2 equations (sin, mul); count_equations said {_n!r}")
 
 # %%
 # HIDDEN
-from edujax.grading import GradingError, call
-_n = call(count_equations, jax.grad(lambda x: jnp.sin(x) * x), 1.0, name="count_equations")
+from edujax.grading import GradingError, call, given
+_n = call(count_equations, given("jax.grad(lambda x: jnp.sin(x) * x)"), 1.0, name="count_equations")
 _want = len(jax.make_jaxpr(jax.grad(lambda x: jnp.sin(x) * x))(1.0).jaxpr.eqns)
 if _n != _want:
     raise GradingError(f"grad(sin(x) * x) traces to {_want} equations; count_equations said {_n!r}")

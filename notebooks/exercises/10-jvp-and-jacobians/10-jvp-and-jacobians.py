@@ -92,11 +92,11 @@ assert_type(call(jacobian, g, x0, name="jacobian"), jnp.zeros((3, 3)), name="jac
 
 # %%
 # HIDDEN
-from edujax.grading import assert_close, call, seeded_array
+from edujax.grading import assert_close, call, given, seeded_array
 _x = seeded_array(102, (3,))
 _J = jnp.array([[_x[1], _x[0], 0.0], [0.0, jnp.cos(_x[1]), 0.0], [2 * _x[0], 0.0, 1.0]])
 assert_close(call(jacobian, g, _x, name="jacobian"), _J, rtol=1e-4, name="jacobian on hidden data")
-_h = lambda x: jnp.array([x[0] + 2 * x[1]])
+_h = given("lambda x: jnp.array([x[0] + 2 * x[1]])")
 assert_close(call(jacobian, _h, jnp.ones(2), name="jacobian"), jnp.array([[1.0, 2.0]]), name="jacobian of a 1x2 map")
 
 # %% [raw]
