@@ -75,7 +75,8 @@ def sandbox_or_refuse(args: argparse.Namespace) -> bool:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     from edujax.grading.assign import load_assignment
-    from edujax.grading.grade import find_submissions, grade_many, write_csv
+    from edujax.grading.grade import (find_submissions, grade_many, write_csv,
+                                      write_feedback_files)
 
     autograder = args.autograder or load_assignment(args.assignment).autograder
     submissions = find_submissions(args.submissions)
@@ -91,7 +92,27 @@ def cmd_grade(args: argparse.Namespace) -> int:
     write_csv(results, args.csv)
     print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
           f"-> {args.csv}")
+    if args.feedback:
+        write_feedback_files(results, args.feedback)
+        print(f"feedback for each student -> {args.feedback}/")
+    if args.canvas:
+        export_canvas(results, args, autograder)
     return 0
+
+
+def export_canvas(results: list, args: argparse.Namespace, autograder: Path) -> None:
+    from edujax.grading.canvas import canvas_rows, read_roster
+    from edujax.grading.grade import _write_rows_atomically
+    from edujax.grading.runner import assignment_name
+
+    if not args.roster:
+        sys.exit("--canvas needs --roster ROSTER.csv (student, id, submission columns)")
+    name = args.canvas_assignment or assignment_name(autograder) or autograder.stem
+    rows, unmatched = canvas_rows(results, read_roster(args.roster), name)
+    _write_rows_atomically(rows, args.canvas)
+    print(f"Canvas gradebook import ({len(rows) - 2} students) -> {args.canvas}")
+    for submission in unmatched:
+        print(f"  not on the roster: {submission}")
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
@@ -165,6 +186,16 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--csv", type=Path, required=True)
     grade.add_argument("--keep", type=Path, default=None,
                        help="save each executed notebook (outputs and all) in this folder")
+    grade.add_argument("--feedback", type=Path, default=None,
+                       help="write each student's feedback (no hidden test's explanation) "
+                            "as <submission>.feedback.txt in this folder")
+    grade.add_argument("--canvas", type=Path, default=None,
+                       help="also write a Canvas gradebook import CSV here (needs --roster)")
+    grade.add_argument("--roster", type=Path, default=None,
+                       help="CSV with columns student, id, submission (and optionally "
+                            "sis_user_id, sis_login_id, section)")
+    grade.add_argument("--canvas-assignment", default=None,
+                       help="the assignment's column name in Canvas (default: its name)")
     _add_limits(grade)
     grade.set_defaults(run=cmd_grade)
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 PATTERNS = {
-    "grading internals": r"edujax\.grading|\botter\b(?!\.Notebook)|\bgrader\.(?!check\()",
+    "grading internals": r"edujax\.grading|from otter|otter\.(?!Notebook\()|\bgrader\.(?!check\()",
     "frames": r"_getframe|\binspect\b|f_back|f_globals|f_locals|gc\.get_objects|__code__",
     "processes": r"subprocess|os\.(fork|kill|setsid|system|exec|spawn|popen|_exit|abort)"
                  r"|multiprocessing|\bsignal\b|\bpty\b|ctypes",

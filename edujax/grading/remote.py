@@ -136,7 +136,8 @@ class Notebook:
         reply = self.request({"op": "get", "names": names}, 30)
         values = reply.get("values")
         if not isinstance(values, dict):
-            raise NotebookStopped("it answered without values")
+            self.stop("it answered a request with something else")
+            raise NotebookStopped(self.stopped)
         found = {}
         for name in names:
             data = values.get(name)

@@ -191,11 +191,15 @@ def descendants(pid: int) -> list[int]:
 
 
 def resident_mb(pids: list[int]) -> float:
-    """The memory (RSS) of ``pids`` together, in MiB."""
-    total = 0
+    """The memory of ``pids`` together, in MiB: each process's proportional share (PSS),
+    so that pages forked processes share are counted once, not once per process."""
+    total_kb = 0
     for pid in pids:
         try:
-            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total_kb += int(line.split()[1])
+                    break
         except (OSError, ValueError, IndexError):
             continue
-    return total * resource.getpagesize() / MB
+    return total_kb / 1024

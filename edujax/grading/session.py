@@ -65,7 +65,10 @@ def _grade(question: Any, namespace: dict, notebook: Notebook,
                                 f"not reached / 채점되지 않음: the notebook was stopped "
                                 f"({notebook.stopped})")
     else:
-        result = run_question(question, namespace, notebook.get)
+        try:
+            result = run_question(question, namespace, notebook.get)
+        except NotebookStopped:
+            return _grade(question, namespace, notebook, results, cell_error, workdir)
         result = with_cell_error(result, cell_error)
         result = earlier_failure_hint(result, list(results.values()))
     with open(workdir / "progress.jsonl", "a", encoding="utf-8") as f:
