@@ -108,7 +108,8 @@ CASES = {
     "forge-result-files": ("student", {"q1": (
         "import os, json, pickle, glob\n"
         "row = {'name': 'q1', 'score': 600.0, 'possible': 2.0, 'feedback': ''}\n"
-        "for d in ['.', '..', '/tmp', os.path.expanduser('~')] + glob.glob('/tmp/edujax-grade-*'):\n"
+        "here = ['.', '..', '/tmp', os.path.expanduser('~')]\n"
+        "for d in here + glob.glob('/tmp/edujax-grade-*'):\n"
         "    for n in ('progress.jsonl', 'result.json', 'results.pkl'):\n"
         "        try:\n"
         "            open(os.path.join(d, n), 'w').write(json.dumps(row) + '\\n')\n"
