@@ -18,7 +18,7 @@ from edujax.grading.grade import grade_many, write_csv
 from edujax.grading.runner import Limits, grade_submission, possible_points
 from edujax.grading.selftest import wrong_notebook
 
-EXERCISE = Path(__file__).parent.parent / "notebooks" / "exercises" / "01-grad-argnums"
+EXERCISE = Path(__file__).parent.parent / "course-kit" / "exercises" / "01-grad-argnums"
 # Small limits keep the test short: a cell may run 12 s (the tests' own per-call limit
 # is 10 s), a whole submission 30 s.
 LIMITS = Limits(timeout=30, cell_timeout=12, memory_mb=1500, cpu_seconds=120)

@@ -26,7 +26,7 @@ from edujax.grading.grade import grade_many, write_csv
 from edujax.grading.runner import Limits
 from edujax.grading.sandbox import SandboxUnavailable, check_available
 
-EXERCISE = Path(__file__).parent.parent / "notebooks" / "exercises" / "01-grad-argnums"
+EXERCISE = Path(__file__).parent.parent / "course-kit" / "exercises" / "01-grad-argnums"
 LIMITS = Limits(timeout=60, cell_timeout=10, memory_mb=1500, cpu_seconds=120)
 SECRET_ENV = "EDUJAX_TEACHER_TOKEN"
 SECRET_VALUE = "tok-7f3a9c1e-teacher-only"

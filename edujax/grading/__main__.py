@@ -10,7 +10,7 @@
     python -m edujax.grading inside OUT [--solution]
         a copy of edujax with pieces removed for the student to write (pytest -m task_N)
 
-EXERCISES are exercise folders or folders of them (default: notebooks/exercises).
+EXERCISES are exercise folders or folders of them (default: course-kit/exercises).
 They need otter-grader: pip install "edujax[grading]".
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from edujax.grading.runner import Limits
 
-DEFAULT_EXERCISES = Path("notebooks/exercises")
+DEFAULT_EXERCISES = Path(__file__).resolve().parent.parent.parent / "course-kit" / "exercises"
 DEFAULT_OUT = Path("dist/exercises")
 
 

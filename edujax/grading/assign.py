@@ -8,7 +8,7 @@ commands look for them:
     OUT/<name>/autograder.zip         what grading uses: every test, hidden ones included
     OUT/<name>/solution.ipynb         the reference solution, which selftest grades
 
-A master is one folder of notebooks/exercises/: ``<name>.py`` (percent format, see
+A master is one folder of course-kit/exercises/: ``<name>.py`` (percent format, see
 ``source.py``) or ``<name>.ipynb``, beside an optional ``wrong_answers.yml``.
 """
 from __future__ import annotations

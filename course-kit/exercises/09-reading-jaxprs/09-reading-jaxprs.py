@@ -1,4 +1,4 @@
-# Master notebook (jupytext percent format); see notebooks/exercises/README.md.
+# Master notebook (jupytext percent format); see course-kit/exercises/README.md.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
