@@ -82,7 +82,9 @@ class Config:
             # jax.nn.softmax with a custom JVP (JAX 0.10's default: off, see scipy/softmax.py).
             "jax_softmax_custom_jvp": _env_flag("JAX_SOFTMAX_CUSTOM_JVP", False),
             # Simulated CPU devices for pmap (JAX: --xla_force_host_platform_device_count).
-            "edujax_num_cpu_devices": int(os.environ.get("EDUJAX_NUM_CPU_DEVICES", "1")),
+            # None: read EDUJAX_NUM_CPU_DEVICES (or XLA_FLAGS) when the devices are first
+            # listed, not now, as JAX reads XLA_FLAGS when its backend starts (devices.py).
+            "edujax_num_cpu_devices": None,
             # How many compiled signatures each jitted function keeps (least recently used
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),

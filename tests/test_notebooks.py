@@ -23,6 +23,10 @@ same thing as tests/seeds/expected.json recorded from real JAX for that cell:
 - a cell that raised: the same exception type as the seed's cell.
 
 Nothing here is a value edujax printed: every expected value comes from real JAX's recording.
+
+Where the prose states a fact about what a cell shows (4 devices, a (4, 3) result, the tier a
+call ran on), the cell carries ``:expect: REGEX`` and what it shows must match it
+(``re.search``, multi-line): the prose is tested, not only the seed values.
 """
 from __future__ import annotations
 
@@ -100,6 +104,14 @@ def _same_up_to_rounding(a: str, b: str) -> bool:
         return False
     x, y = [float(v) for v in _NUMBER.findall(a)], [float(v) for v in _NUMBER.findall(b)]
     return len(x) == len(y) and all(abs(u - v) <= 1e-6 * max(abs(u), abs(v)) for u, v in zip(x, y))
+
+
+def check_expectation(cell) -> str | None:
+    """None if an executed cell shows what its ``:expect:`` regex (the prose's claim) says."""
+    if re.search(cell.metadata["expect"], _text(cell.outputs), re.MULTILINE):
+        return None
+    return (f"the prose expects {cell.metadata['expect']!r} under\n{cell.source}\n"
+            f"    the cell shows {_text(cell.outputs)!r}")
 
 
 def check_against_seed(cell) -> str | None:
@@ -244,7 +256,7 @@ def test_korean_and_english_run_the_same_code(path):
     values, in the same order."""
     def cells(p):
         return [([line.split("#")[0].rstrip() for line in c.source.splitlines()],
-                 c.metadata.get("seed"), c.metadata.get("compare"))
+                 c.metadata.get("seed"), c.metadata.get("compare"), c.metadata.get("expect"))
                 for c in jupytext.read(p).cells if c.cell_type == "code"]
     assert cells(path) == cells(path.parent.parent / "ko" / path.name)
 
@@ -255,6 +267,8 @@ def test_notebook_runs_and_prints_what_jax_prints(path):
     print(f"{path.relative_to(ROOT)}: executed in {seconds:.1f} s")
     checked = [c for c in nb.cells if c.cell_type == "code" and "seed" in c.metadata]
     problems = [p for p in map(check_against_seed, checked) if p]
+    problems += [p for p in map(check_expectation,
+                                [c for c in nb.cells if "expect" in c.metadata]) if p]
     problems += [f"cell tagged raises-exception raised nothing:\n{c.source}" for c in nb.cells
                  if "raises-exception" in c.metadata.get("tags", []) and not _error(c.outputs)]
     assert not problems, f"{len(problems)} of {len(checked)} checked cells differ from JAX:\n" + \
@@ -319,3 +333,19 @@ def test_the_kernels_hints_point_to_existing_tutorials():
         assert (ROOT / path).is_file(), f"edujax/kernel/hints.py points to {path}, which is missing"
         korean = path.replace("/en/", "/ko/")
         assert (ROOT / korean).is_file(), f"edujax/kernel/hints.py points to {korean}, missing"
+
+
+def test_an_expectation_fails_when_a_cell_contradicts_its_prose():
+    """The pmap section's device cell, as it printed when the kernel read the device count
+    before the notebook set it (1 device under prose that says 4), fails its ``:expect:``."""
+    nb = jupytext.read(NOTEBOOKS / "en" / "05_jit_and_jaxprs.md")
+    cell = next(c for c in nb.cells if "local_device_count()" in c.source and "expect" in c.metadata)
+
+    def shown(text):
+        return nbformat.from_dict({"cell_type": "code", "source": cell.source,
+                                   "metadata": cell.metadata, "execution_count": 1,
+                                   "outputs": [{"output_type": "stream", "name": "stdout",
+                                                "text": text}]})
+    assert check_expectation(shown("1 [CpuDevice(id=0)]\n"))
+    four = ", ".join(f"CpuDevice(id={i})" for i in range(4))
+    assert check_expectation(shown(f"4 [{four}]\n")) is None
