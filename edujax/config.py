@@ -44,6 +44,7 @@ _VALIDATORS = {
          "ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16",
          "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "TF32_TF32_F32",
          "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"]),
+    "edujax_language": _enum_option(["auto", "en", "ko"]),
     "jax_default_prng_impl": _enum_option(["threefry2x32", "threefry4x32", "rbg", "unsafe_rbg",
                                            "philox2x32", "philox4x32"]),
 }
@@ -97,6 +98,9 @@ class Config:
             # jit runs the Python function instead of compiling it (see jax.disable_jit).
             "jax_disable_jit": _env_flag("JAX_DISABLE_JIT", False),
             "jax_traceback_filtering": os.environ.get("JAX_TRACEBACK_FILTERING", "auto"),
+            # The language of the classroom's hints, usage lines and captions: "ko", "en", or
+            # "auto" (the notebook's folder, then the locale; see language.py).
+            "edujax_language": os.environ.get("EDUJAX_LANG", "auto"),
         }
         self._listeners: list = []
 

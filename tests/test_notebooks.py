@@ -211,17 +211,23 @@ def with_answers(nb):
     return nb
 
 
+def run_notebook(path: Path):
+    """Run one notebook on a fresh kernel, started in the notebook's folder as JupyterLab
+    starts it: ``(executed notebook, seconds)``."""
+    nb = with_answers(jupytext.read(path))
+    client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
+                                     resources={"metadata": {"path": str(path.parent)}},
+                                     config=ipc_config())
+    start = time.perf_counter()
+    with _kernel_environment():
+        client.execute()
+    return nb, time.perf_counter() - start
+
+
 def execute(path: Path):
     """Run one notebook on a fresh kernel (memoized: each notebook runs once per session)."""
     if path not in _executed:
-        nb = with_answers(jupytext.read(path))
-        client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
-                                         resources={"metadata": {"path": str(path.parent)}},
-                                         config=ipc_config())
-        start = time.perf_counter()
-        with _kernel_environment():
-            client.execute()
-        _executed[path] = (nb, time.perf_counter() - start)
+        _executed[path] = run_notebook(path)
     return _executed[path]
 
 
@@ -339,7 +345,8 @@ def test_an_expectation_fails_when_a_cell_contradicts_its_prose():
     """The pmap section's device cell, as it printed when the kernel read the device count
     before the notebook set it (1 device under prose that says 4), fails its ``:expect:``."""
     nb = jupytext.read(NOTEBOOKS / "en" / "05_jit_and_jaxprs.md")
-    cell = next(c for c in nb.cells if "local_device_count()" in c.source and "expect" in c.metadata)
+    cell = next(c for c in nb.cells
+                if "local_device_count()" in c.source and "expect" in c.metadata)
 
     def shown(text):
         return nbformat.from_dict({"cell_type": "code", "source": cell.source,
@@ -349,3 +356,18 @@ def test_an_expectation_fails_when_a_cell_contradicts_its_prose():
     assert check_expectation(shown("1 [CpuDevice(id=0)]\n"))
     four = ", ".join(f"CpuDevice(id={i})" for i in range(4))
     assert check_expectation(shown(f"4 [{four}]\n")) is None
+
+
+def test_the_tier_demo_shows_the_switch_on_a_cold_and_a_warm_disk_cache(tmp_path, monkeypatch):
+    """inside/05's tier demo says what the prose says (a first call on one tier, then a switch)
+    whatever the disk cache holds: run twice on one cache folder, the first time cold, the
+    second warm (the kernels of every other cell already compiled there, as after a test run
+    or on Binder)."""
+    monkeypatch.setenv("EDUJAX_CACHE_DIR", str(tmp_path))
+    path = NOTEBOOKS / "inside" / "en" / "05_jit_and_numba.md"
+    for run in ("cold", "warm"):
+        nb, _ = run_notebook(path)
+        demo = [c for c in nb.cells if "first_tier" in c.source]
+        assert demo and "expect" in demo[0].metadata
+        assert check_expectation(demo[0]) is None, f"{run} cache: {check_expectation(demo[0])}"
+    assert any(tmp_path.iterdir()), "the notebook's other cells compiled into the shared cache"

@@ -18,6 +18,7 @@ import sys
 import warnings
 from typing import Any
 
+from IPython.core.error import UsageError
 from IPython.display import display
 
 from edujax.kernel.hints import hint_for
@@ -29,7 +30,9 @@ def show_error(shell: Any, etype: type, value: BaseException, tb: Any,
     """IPython's custom exception handler (see ``set_custom_exc``)."""
     tb, hidden = filter_traceback(tb)
     shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
-    if hidden:
+    # A UsageError (a magic given nonsense) is shown as one line, without any frames, so
+    # there is nothing to say about hidden ones.
+    if hidden and not issubclass(etype, UsageError):
         print(hidden_frames_note(hidden), file=sys.stderr)
     hint = hint_for(value)
     if hint is not None:
