@@ -90,6 +90,13 @@ def _text(outputs) -> str:
     return "\n".join(parts)
 
 
+def _hint_boxes(outputs) -> list[str]:
+    """The HTML of the edujax kernel's hint boxes under a cell."""
+    return [out.data["text/html"] for out in outputs
+            if out.output_type in ("execute_result", "display_data")
+            and 'class="edujax-hint"' in out.data.get("text/html", "")]
+
+
 def _error(outputs) -> str | None:
     names = [out.ename for out in outputs if out.output_type == "error"]
     return names[0] if names else None
@@ -277,8 +284,30 @@ def test_notebook_runs_and_prints_what_jax_prints(path):
                                 [c for c in nb.cells if "expect" in c.metadata]) if p]
     problems += [f"cell tagged raises-exception raised nothing:\n{c.source}" for c in nb.cells
                  if "raises-exception" in c.metadata.get("tags", []) and not _error(c.outputs)]
+    problems += warnings_before_their_explanation(nb)
+    problems += [f"a hint box not in the notebook's language ({path.parent.name}):\n{c.source}"
+                 for c in nb.cells if c.cell_type == "code" for box in _hint_boxes(c.outputs)
+                 if f'lang="{path.parent.name}"' not in box]
     assert not problems, f"{len(problems)} of {len(checked)} checked cells differ from JAX:\n" + \
         "\n".join(problems)
+
+
+# Warnings a tutorial shows on purpose (the EduJAX kernel prints them in red): the prose must
+# say so before the first cell that shows one, not after a student has met a red block.
+SHOWN_ON_PURPOSE = ("KeyReuseWarning",)
+
+
+def warnings_before_their_explanation(nb) -> list[str]:
+    problems, prose = [], ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            prose += cell.source
+            continue
+        stderr = "".join(out.get("text", "") for out in cell.get("outputs", [])
+                         if out.output_type == "stream" and out.name == "stderr")
+        problems += [f"{name} is shown before the prose explains it, under:\n{cell.source}"
+                     for name in SHOWN_ON_PURPOSE if name in stderr and name not in prose]
+    return problems
 
 
 def _fake_cell(ref, outputs, compare=None):
@@ -371,3 +400,31 @@ def test_the_tier_demo_shows_the_switch_on_a_cold_and_a_warm_disk_cache(tmp_path
         assert demo and "expect" in demo[0].metadata
         assert check_expectation(demo[0]) is None, f"{run} cache: {check_expectation(demo[0])}"
     assert any(tmp_path.iterdir()), "the notebook's other cells compiled into the shared cache"
+
+
+def test_a_red_warning_before_its_explanation_is_caught():
+    warned = nbformat.v4.new_code_cell("random.normal(key)", outputs=[nbformat.v4.new_output(
+        "stream", name="stderr", text="KeyReuseWarning: key reused\n")])
+    late = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Keys."), warned])
+    assert warnings_before_their_explanation(late)
+    early = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "This cell reuses a key on purpose: a red `KeyReuseWarning` follows."), warned])
+    assert warnings_before_their_explanation(early) == []
+
+
+_EDUJAX_ONLY = re.compile(r"%%?jaxpr|%%?jittime|\bviz\.\w+")
+
+
+@pytest.mark.parametrize("path", TUTORIALS, ids=_ids(TUTORIALS))
+def test_an_intro_that_promises_real_jax_names_every_edujax_only_cell(path):
+    """A tutorial whose introduction says its cells run unchanged on real JAX "except ..."
+    names, in that introduction, everything its code uses that only edujax has."""
+    nb = jupytext.read(path)
+    first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    intro = "\n".join(c.source for c in nb.cells[:first_code] if c.cell_type == "markdown")
+    if not re.search(r"runs on real JAX|실제 JAX에서 그대로", intro):
+        return
+    used = {m.group(0).lstrip("%") for c in nb.cells if c.cell_type == "code"
+            for m in _EDUJAX_ONLY.finditer(c.source)}
+    missing = sorted(name for name in used if name not in intro)
+    assert not missing, f"the introduction of {path.name} does not mention {missing}"
