@@ -147,3 +147,34 @@ def test_the_hint_box_is_korean_in_a_korean_notebook(korean):
     assert text.startswith("edujax 도움말: ") and "무슨 일인가: " in text
     assert "notebooks/ko/05_jit_and_jaxprs.md" in text and "/en/" not in text
     assert 'lang="ko"' in html and "고치는 법" in html and "What happened" not in html
+
+
+def _raise(kind: str) -> BaseException:
+    import numpy as np
+
+    import edujax as jax
+    import edujax.numpy as jnp
+    programs = {
+        "bool": lambda: jax.jit(lambda x: x if x > 0 else -x)(1.0),
+        "concrete": lambda: jax.jit(lambda x: jnp.arange(x))(3),
+        "integer": lambda: jax.jit(lambda x, i: [1, 2, 3][i])(1.0, 1),
+        "numpy": lambda: jax.jit(lambda x: np.asarray(x))(1.0),
+        "mask": lambda: jax.jit(lambda x: x[x > 0])(jnp.ones(3)),
+        "scalar grad": lambda: jax.grad(lambda x: x * jnp.ones(2))(1.0),
+        "int grad": lambda: jax.grad(lambda x: x * 2)(3),
+    }
+    try:
+        programs[kind]()
+    except Exception as e:  # noqa: BLE001 - the error a student meets
+        return e
+    raise AssertionError(f"{kind}: nothing raised")
+
+
+@pytest.mark.parametrize("kind", ["bool", "concrete", "integer", "numpy", "mask", "scalar grad",
+                                  "int grad"])
+def test_the_one_line_hint_of_an_error_message_is_korean_in_a_korean_notebook(kind, korean):
+    from edujax.kernel.errors import localize
+    error = _raise(kind)
+    assert "\nHint: " in str(error)                  # the core writes it in English
+    localize(error)
+    assert "\n도움말: " in str(error) and "Hint:" not in str(error), str(error)

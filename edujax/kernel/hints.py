@@ -242,6 +242,44 @@ STRICT_PROMOTION = Hint(
     GOTCHAS_TUTORIAL)
 
 
+# The one-line "Hint: ..." that edujax's own error messages end with (errors.py, autodiff.py)
+# is written in English down in the core, which knows nothing of notebooks; the kernel shows
+# it in Korean in a Korean notebook (errors.py in this folder: ``localize``). A test raises
+# each error and checks its English line is found here.
+MESSAGE_HINTS = [
+    Text("Hint: use lax.cond or jnp.where instead of a Python if on a traced value, or mark "
+         "the argument static (static_argnums/static_argnames).",
+         "도움말: 추적 중인 값에 파이썬 if를 쓰는 대신 lax.cond나 jnp.where를 쓰거나, 그 인자를 "
+         "정적 인자로 표시하세요(static_argnums/static_argnames)."),
+    Text("Hint: mark the argument static (static_argnums/static_argnames), or use jnp/lax "
+         "functions that accept traced values.",
+         "도움말: 그 인자를 정적 인자로 표시하거나(static_argnums/static_argnames), 추적 중인 "
+         "값을 받는 jnp/lax 함수를 쓰세요."),
+    Text("Hint: index with a static value, or use lax.dynamic_slice / jnp indexing.",
+         "도움말: 정적인 값으로 인덱싱하거나 lax.dynamic_slice / jnp 인덱싱을 쓰세요."),
+    Text("Hint: use jax.numpy (jnp) instead of numpy (np) inside transformed functions.",
+         "도움말: 변환하는 함수 안에서는 numpy(np) 대신 jax.numpy(jnp)를 쓰세요."),
+    Text("Hint: use jnp.where(mask, x, 0) to keep the shape static, or pass size= to "
+         "jnp.nonzero.",
+         "도움말: 모양을 고정하려면 jnp.where(mask, x, 0)를 쓰거나 jnp.nonzero에 size=를 "
+         "넘기세요."),
+    Text("Hint: reduce the output to a scalar (e.g. with jnp.sum), or use jax.vjp / "
+         "jax.jacrev.",
+         "도움말: 출력을 스칼라 하나로 줄이거나(예: jnp.sum), jax.vjp / jax.jacrev를 쓰세요."),
+    Text("Hint: pass a float, e.g. 3.0 instead of 3.",
+         "도움말: 실수를 넘기세요. 예: 3 대신 3.0."),
+]
+
+
+def localized_message(message: str) -> str:
+    """``message`` with its English "Hint: ..." line in the classroom's language."""
+    if language() == "en":
+        return message
+    for hint in MESSAGE_HINTS:
+        message = message.replace(hint.en, hint.ko)
+    return message
+
+
 def _message(error: BaseException) -> str:
     return str(error).split("\n", 1)[0]
 
