@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
+from nativeauthenticator import NativeAuthenticator
+from nativeauthenticator.handlers import SignUpHandler
 
 COURSE = Path(__file__).resolve().parent
 sys.path.insert(0, str(COURSE.parent))   # so that `course.roster` imports from the repository
@@ -41,8 +43,27 @@ c.ConfigurableHTTPProxy.command = [str(PROXY)]
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 
 # --- who may log in -------------------------------------------------------------------------
+class RosterSignUpHandler(SignUpHandler):
+    """NB: NativeAuthenticator tells everyone but admins "your information has been sent to
+    the admin" unless sign-up is open to all; a roster name is authorized at once, so its
+    student is told to log in now."""
+
+    def get_result_message(self, user, *args):
+        alert, message = super().get_result_message(user, *args)
+        if user is not None and user.is_authorized:
+            return "alert-success", ("The signup was successful! You can now go to the home "
+                                     "page and log in to the system.")
+        return alert, message
+
+
+class RosterAuthenticator(NativeAuthenticator):
+    def get_handlers(self, app):
+        return [(path, RosterSignUpHandler if handler is SignUpHandler else handler)
+                for path, handler in super().get_handlers(app)]
+
+
 roster = read_roster(ROSTER)
-c.JupyterHub.authenticator_class = "native"
+c.JupyterHub.authenticator_class = RosterAuthenticator
 c.NativeAuthenticator.enable_signup = True
 c.NativeAuthenticator.open_signup = False        # only roster names are authorized on sign-up
 c.NativeAuthenticator.minimum_password_length = 8
