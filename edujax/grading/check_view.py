@@ -39,8 +39,9 @@ def verdict_lines(test_file: Any) -> list[str]:
     earlier = [q for q, failed in _failed_questions.items() if failed and q < name]
     if earlier:
         names = ", ".join(earlier)
-        lines.append(f"  힌트: 앞 문제 {names}도 틀렸습니다. 이 답이 그것을 쓴다면 먼저 고치세요. / "
-                     f"Hint: {names} failed too; if this answer uses it, fix that first.")
+        lines.append(f"  힌트: 앞 문제 {names}도 틀렸습니다. 이 답이 그것을 쓴다면 먼저 "
+                     f"고치세요. / Hint: {names} failed too; if this answer uses it, fix that "
+                     "first.")
     return lines
 
 
