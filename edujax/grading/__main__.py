@@ -1,4 +1,4 @@
-"""``python -m edujax.grading``: the teacher's three commands.
+"""``python -m edujax.grading``: the teacher's commands.
 
     python -m edujax.grading assign [EXERCISES...] [--out dist/exercises]
         master notebooks -> student notebooks (no solutions, no hidden tests) + autograders
@@ -7,6 +7,9 @@
     python -m edujax.grading selftest [EXERCISES...]
         every assignment: the solution gets full marks, the student notebook 0, each typical
         wrong answer its intended score and feedback; ends with "N passed, N failed"
+    python -m edujax.grading collect ASSIGNMENT --homes /home --out submissions/ASSIGNMENT
+        each student's ~/assignments/ASSIGNMENT/ASSIGNMENT.ipynb -> OUT/<account>.ipynb
+        (the course hub's homes, course/)
     python -m edujax.grading inside OUT [--solution]
         a copy of edujax with pieces removed for the student to write (pytest -m task_N)
 
@@ -158,6 +161,16 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_collect(args: argparse.Namespace) -> int:
+    from edujax.grading.collect import collect
+
+    collected = collect(args.assignment, args.homes, args.out)
+    for account, why in collected.missing.items():
+        print(f"{account}: nothing collected ({why})")
+    print(f"collected {len(collected.found)} submission(s) of {args.assignment} -> {args.out}")
+    return 0
+
+
 def cmd_inside(args: argparse.Namespace) -> int:
     from edujax.grading.inside import make_student_copy
 
@@ -206,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
                           help="keep the assigned notebooks here (default: a temporary folder)")
     _add_limits(selftest)
     selftest.set_defaults(run=cmd_selftest)
+
+    collect = commands.add_parser("collect", help="students' submissions from their homes")
+    collect.add_argument("assignment", help="the assignment's name, e.g. 01-grad-argnums")
+    collect.add_argument("--homes", type=Path, default=Path("/home"))
+    collect.add_argument("--out", type=Path, required=True)
+    collect.set_defaults(run=cmd_collect)
 
     inside = commands.add_parser("inside", help="a copy of edujax with pieces to write")
     inside.add_argument("out", type=Path)

@@ -1,4 +1,4 @@
-"""Task 5: a fusion decision (edujax/backends/numba_cpu/fusion.py, _can_join).
+"""Task 5: a fusion decision (edujax/backends/passes/fusion.py, _can_join).
 
 The Numba backend cuts a jaxpr into loop nests ("fusion groups"). Walking the equations
 in order, each elementwise or reduction equation joins the most recent group of its
@@ -9,8 +9,8 @@ import pytest
 
 import edujax as jax
 import edujax.numpy as jnp
-from edujax.backends.numba_cpu.fusion import FusionGroup, partition
-from edujax.backends.numba_cpu.inline import flatten
+from edujax.backends.passes.fusion import FusionGroup, partition
+from edujax.backends.passes.inline import flatten
 
 pytestmark = pytest.mark.task_5
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from edujax import core
-from edujax.backends.numba_cpu import keys
+from edujax.backends.passes import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from edujax.lax.control_flow.loops import lower_batched_predicate
 from edujax.lax.shape import slice_p

@@ -49,8 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from edujax.backends.numba_cpu import kernels
-from edujax.backends.numba_cpu.lowering import lowerable, supported
+from edujax.backends.passes.lowering import index_lowerable, lowerable, supported
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
 
 REDUCTIONS = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
@@ -163,7 +162,7 @@ def call_kind(eqn: JaxprEqn) -> str:
         return "view"  # the same bytes read as another type: x.view(np.float32)
     if name in LOOPS:
         return "loop"
-    if kernels.lowerable(eqn):
+    if index_lowerable(eqn):
         return "index"  # a gather, scatter, dynamic slice or concatenate: kernels.py
     return "reference"
 

@@ -139,6 +139,32 @@ def lowerable(eqn: JaxprEqn) -> bool:
             and (all(a.dtype in SUPPORTED_DTYPES for a in avals) or supported(eqn)))
 
 
+# The indexing equations that get a kernel of their own (kernels.py writes it); fusion.py
+# asks this to give them a step, and the CUDA backend uses the same partition.
+SCATTERS = {"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
+            "scatter-max"}
+INDEXING = {"gather", "dynamic_slice", "dynamic_update_slice", "concatenate", "stack"} | SCATTERS
+
+
+def plain_dtypes(eqn: JaxprEqn) -> bool:
+    """Are all of ``eqn``'s operands and results of a dtype the kernels handle (no complex)?"""
+    return all(v.aval.dtype in SUPPORTED_DTYPES for v in (*eqn.invars, *eqn.outvars))
+
+
+def index_lowerable(eqn: JaxprEqn) -> bool:
+    """Does ``eqn`` (a gather, scatter, dynamic slice or concatenate) have a kernel?"""
+    name, params = eqn.primitive.name, eqn.params
+    if name not in INDEXING or not plain_dtypes(eqn):
+        return False
+    if name in SCATTERS:
+        dtype = eqn.invars[0].aval.dtype
+        if name == "scatter" and params["update_jaxpr"] is not None:
+            return False  # x.at[i].apply(f): f is a jaxpr, left to the reference rule
+        if dtype == np.bool_ and name == "scatter-sub":
+            return False  # NumPy refuses to subtract booleans: so does the reference
+    return True
+
+
 def lower(eqn: JaxprEqn, operands: list[str], imports: set,
           rules: dict | None = None, exact: set | None = None) -> str:
     """The scalar expression computing ``eqn``'s output from its operands' expressions.

@@ -45,18 +45,22 @@ from typing import Any, Callable
 import numpy as np
 from llvmlite import ir
 
-from edujax.backends.numba_cpu import aot
-from edujax.backends.numba_cpu.cache import logger
-from edujax.backends.numba_cpu.kernels import DECORATOR
-from edujax.backends.numba_cpu.translate import (B, SCALARS, Array, Function, FunctionCompiler,
+from edujax.backends.fast_start import aot
+from edujax.backends.fast_start.cache import logger
+from edujax.backends.fast_start.translate import (B, SCALARS, Array, Function, FunctionCompiler,
                                                  Intrinsic, Unsupported, Value, llvm_type,
                                                  memory_type, unify)
 
+# The decorator the code generator writes on a serial kernel (kernels.DECORATOR): a kernel
+# with any other (``parallel=True``: prange) is left to Numba. Spelled out rather than
+# imported, so that the fast-start machinery sits below the backend that uses it
+# (test_direct_kernels checks that the two agree).
+DECORATOR = '@njit(cache=True, error_model="numpy")'
 # A kernel summing floats into a scalar (a row sum) lets LLVM reorder the additions, so that
 # the loop runs on vectors of partial sums (codegen.py, ``_fastmath``).
 REASSOCIATING = DECORATOR[:-1] + ', fastmath={"reassoc"})'
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1] / "numba_cpu"  # (where the helper files are)
 HELPER_FILES = {"edujax.backends.numba_cpu.math": "math.py",
                 "edujax.backends.numba_cpu.scalar": "scalar.py",
                 "edujax.backends.numba_cpu.threefry": "threefry.py"}

@@ -50,8 +50,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from edujax.backends.numba_cpu.cache import cache_dir, create_atomically, logger
-from edujax.backends.numba_cpu.tiering import submit
+from edujax.backends.fast_start.cache import cache_dir, create_atomically, logger
+from edujax.backends.fast_start.tiering import submit
 
 FORMAT = 1  # bump when the files written here would mean something else
 
