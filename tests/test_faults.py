@@ -134,7 +134,7 @@ def test_a_broken_cache_file_is_thrown_away_and_rebuilt(warm_cache, tmp_path, ki
 def _failing_write(error: str) -> str:
     return textwrap.dedent(f"""
         import errno
-        from edujax.backends.numba_cpu import cache as _cache
+        from edujax.backends.fast_start import cache as _cache
         def _fail(path, source):
             raise {error}
         _cache.create_atomically = _fail

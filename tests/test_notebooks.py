@@ -59,7 +59,7 @@ CELL_TIMEOUT_S = 120          # per cell; the slowest cell takes a few seconds
 
 COMPARE_MODES = ("text", "numbers", "subsequence", "rounding", "display")
 # The tutorials (notebooks/ko, notebooks/en) and the "how it works" track (notebooks/inside/*);
-# notebooks/exercises/ holds the graded exercises (tests/test_grading_*.py check those).
+# course-kit/exercises/ holds the graded exercises (tests/test_grading_*.py check those).
 TUTORIALS = sorted(p for p in NOTEBOOKS.glob("*/*.md")
                    if p.parent.name not in ("inside", "exercises"))
 PATHS = TUTORIALS + sorted(NOTEBOOKS.glob("inside/*/*.md"))

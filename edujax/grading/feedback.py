@@ -21,7 +21,8 @@ class QuestionResult(NamedTuple):
     name: str
     score: float
     possible: float
-    feedback: str   # empty when every test case passed
+    feedback: str   # empty when every test case passed: what the student reads
+    details: str = ""  # the same with hidden tests' explanations: for the teacher only
 
 
 def case_feedback(message: str | None) -> str:
