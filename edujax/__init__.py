@@ -3,10 +3,10 @@
     import edujax as jax
     import edujax.numpy as jnp
 
-Start reading at core.py (traces, tracers, bind), then jaxpr.py and
-interpreters/partial_eval.py (how make_jaxpr records a program), then lax/ (the
-primitives) and numpy/ (the NumPy API on top of lax). docs/architecture.md
-walks through ``jnp.sin(x)`` from call to result.
+docs/architecture.md is the reading path, in parts: evaluation, JVP and vmap
+(core.py, interpreters/ad.py, interpreters/batching.py); jaxprs and staging (jaxpr.py,
+interpreters/partial_eval.py); jit and the backend (jit/, backends/); linearize, vjp and
+grad; control flow. Each part names the files that run for its example.
 """
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ print(_kb // 1024 if sys.platform != "darwin" else _kb // 2**20)   # MiB
 """
 # Before the kernel exits: wait for the compiles queued in the background (tiering.py).
 WAIT_FOR_COMPILES = """\
-from edujax.backends.numba_cpu import tiering
+from edujax.backends.fast_start import tiering
 tiering.wait_until_idle()
 """
 

@@ -27,7 +27,7 @@ from program_generator import random_program  # noqa: E402
 
 import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
-from edujax.backends.numba_cpu import aot  # noqa: E402
+from edujax.backends.fast_start import aot  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaProgram  # noqa: E402
 from edujax.config import config  # noqa: E402
 
@@ -174,7 +174,7 @@ def test_an_object_needing_a_missing_symbol_is_refused_before_llvm_sees_it(tmp_p
         import hashlib, json, sys
         from pathlib import Path
         import llvmlite.binding as llvm
-        from edujax.backends.numba_cpu import aot
+        from edujax.backends.fast_start import aot
         from edujax.backends.numba_cpu.codegen import GeneratedModule, KernelSignature
         from edujax.core import ShapedArray
         import numpy as np

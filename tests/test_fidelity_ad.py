@@ -19,7 +19,7 @@ from backend_compare import assert_same
 import edujax as jax
 import edujax.numpy as jnp
 from edujax import lax
-from edujax.backends.numba_cpu.inline import flatten
+from edujax.backends.passes.inline import flatten
 from edujax.config import config
 
 CASES = recorded.load("fidelity_ad_recorded.json")

@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from edujax.backends.numba_cpu.cache import load_module
-from edujax.backends.numba_cpu.fusion import partition
-from edujax.backends.numba_cpu.inline import flatten
+from edujax.backends.fast_start.cache import load_module
+from edujax.backends.passes.fusion import partition
+from edujax.backends.passes.inline import flatten
 from edujax.backends.numba_cuda import runtime
 from edujax.backends.numba_cuda.array import CudaArray
 from edujax.backends.numba_cuda.codegen import generate_module

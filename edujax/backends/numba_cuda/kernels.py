@@ -53,8 +53,8 @@ import re
 import numpy as np
 
 from edujax.backends.numba_cpu.codegen import see_through
-from edujax.backends.numba_cpu.fusion import SEE_THROUGH, FusionGroup
-from edujax.backends.numba_cpu.lowering import constant, literal_expr, np_name
+from edujax.backends.passes.fusion import SEE_THROUGH, FusionGroup
+from edujax.backends.passes.lowering import constant, literal_expr, np_name
 from edujax.backends.numba_cuda.lowering import DEVICE_MATH, lower
 from edujax.backends.numba_cuda.runtime import LaunchSizes, blocks_for
 from edujax.jaxpr import JaxprEqn, Literal, Var

@@ -14,8 +14,8 @@ overrides below are the whole difference; every other rule is shared.
 from __future__ import annotations
 
 
-from edujax.backends.numba_cpu import lowering as cpu
-from edujax.backends.numba_cpu.lowering import Ctx, np_name
+from edujax.backends.passes import lowering as cpu
+from edujax.backends.passes.lowering import Ctx, np_name
 from edujax.jaxpr import JaxprEqn
 
 DEVICE_MATH = "edujax.backends.numba_cuda.device_math"
