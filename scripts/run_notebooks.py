@@ -12,9 +12,11 @@ stderr (a warning under a cell is something a student would see).
 ``--prewarm`` is what binder/postBuild runs while the image is built. It runs the notebooks as
 a student's kernel does (tiered: a new jit answers on the interpreter while its kernels
 compile in the background), then waits, before the kernel exits, until every background
-compile and object-file export is done: so the kernel cache (``EDUJAX_CACHE_DIR``; default
-``~/.cache/edujax/numba``) holds every kernel a student's kernel will ask for, the kernels of
-the inner jits that only the tiered path compiles included. It skips the Korean notebooks:
+compile and object-file export is done: so the kernel cache holds every kernel a student's
+kernel will ask for, the kernels of the inner jits that only the tiered path compiles
+included. The cache is ``EDUJAX_CACHE_DIR``: postBuild sets it to the repository's
+``.edujax_cache/``, which binder/start points the students' kernels at (without it, the
+user's ``~/.cache/edujax/numba``). It skips the Korean notebooks:
 their code is the English ones' with its comments translated (tests/test_binder_launch.py
 checks that they add nothing to the cache).
 
