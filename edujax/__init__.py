@@ -3,10 +3,10 @@
     import edujax as jax
     import edujax.numpy as jnp
 
-Start reading at core.py (traces, tracers, bind), then jaxpr.py and
-interpreters/partial_eval.py (how make_jaxpr records a program), then lax/ (the
-primitives) and numpy/ (the NumPy API on top of lax). docs/architecture.md
-walks through ``jnp.sin(x)`` from call to result.
+docs/architecture.md is the reading path, in parts: evaluation, JVP and vmap
+(core.py, interpreters/ad.py, interpreters/batching.py); jaxprs and staging (jaxpr.py,
+interpreters/partial_eval.py); jit and the backend (jit/, backends/); linearize, vjp and
+grad; control flow. Each part names the files that run for its example.
 """
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ from edujax.config import (debug_infs, debug_nans, default_matmul_precision,  # 
 from edujax import typing  # noqa: F401
 # issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
 from edujax import scipy  # noqa: F401
+# edujax only: which rule tables hold a rule for a primitive, and where each rule is.
+from edujax.explain import explain_primitive  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -36,10 +36,12 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun, split_static
 from edujax import core
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, run_jaxpr
 from edujax.lax.reduce_precision import reduce_precision_p
@@ -137,7 +139,7 @@ def _split(jaxpr: Jaxpr, unknown_in: list[bool], policy: Callable) -> _Split:
     return _Split(known_eqns, staged_eqns, residuals, unknown_out)
 
 
-def _remat_partial_eval(trace: ad.PartialEvalTrace, *args: Any, jaxpr: ClosedJaxpr,
+def _remat_partial_eval(trace: pe.PartialEvalTrace, *args: Any, jaxpr: ClosedJaxpr,
                         differentiated: bool, policy: Callable | None, **params: Any) -> list:
     """Known outputs and saved residuals now, inline; unknown outputs as one ``remat2``
     equation that reads the residuals and the body's inputs and recomputes the rest."""
@@ -207,7 +209,7 @@ def _nothing_saveable(*_: Any, **__: Any) -> bool:
     return False
 
 
-ad.partial_eval_rules[remat_p] = _remat_partial_eval
+pe.partial_eval_rules[remat_p] = _remat_partial_eval
 
 
 # ---------------------------------------------------------------- transposition
@@ -326,16 +328,9 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy: Callable | No
 
     @functools.wraps(fun)
     def remat_f(*args: Any, **kwargs: Any) -> Any:
-        static = {i % len(args) for i in static_argnums} if args else set()
-        dynamic = [a for i, a in enumerate(args) if i not in static]
-        flat, in_tree = tree_flatten((dynamic, kwargs))
-
-        def flat_fun(*leaves: Any) -> tuple[list, Any]:
-            dyn, kw = tree_unflatten(in_tree, list(leaves))
-            it = iter(dyn)
-            full = [args[i] if i in static else next(it) for i in range(len(args))]
-            return tree_flatten(fun(*full, **kw))
-
+        dynamic, rebuild = split_static(args, static_argnums)
+        flat, in_tree = tree_flatten((list(dynamic), kwargs))
+        flat_fun = flatten_fun(lambda *dyn, **kw: fun(*rebuild(dyn), **kw), in_tree)
         info = DebugInfo("checkpoint", func_name(fun), func_source(fun), ())
         closed, out_tree = trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat],
                                           debug_info=info)

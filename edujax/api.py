@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun, split_static
 from edujax import core, devices, dtypes
 from edujax.array import Array
 from edujax.interpreters.partial_eval import (DebugInfo, cached_per_function, func_name,
@@ -51,17 +52,6 @@ def shaped_abstractify(x: Any) -> core.ShapedArray:
         return core.get_aval(x)
     except TypeError:
         raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.") from None
-
-
-def _split_static(args: tuple, static_argnums: Sequence[int]) -> tuple[tuple, Callable]:
-    """Separate static positional args (baked into the function) from traced ones."""
-    static = {i % len(args) for i in static_argnums} if args else set()
-    dynamic = tuple(a for i, a in enumerate(args) if i not in static)
-
-    def rebuild(dyn: Sequence[Any]) -> list:
-        it = iter(dyn)
-        return [args[i] if i in static else next(it) for i in range(len(args))]
-    return dynamic, rebuild
 
 
 def _param_names(fun: Callable) -> tuple[str, ...]:
@@ -121,15 +111,10 @@ def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = (),
 
     @functools.wraps(fun, updated=())
     def make_jaxpr_f(*args: Any, **kwargs: Any):
-        dynamic, rebuild = _split_static(args, static_argnums)
+        dynamic, rebuild = split_static(args, static_argnums)
         flat_args, in_tree = tree_flatten((dynamic, kwargs))
         in_avals = [shaped_abstractify(x) for x in flat_args]
-
-        def flat_fun(*flat_tracers):
-            dyn, kw = tree_unflatten(in_tree, list(flat_tracers))
-            out = fun(*rebuild(dyn), **kw)
-            flat_out, out_tree = tree_flatten(out)
-            return flat_out, out_tree
+        flat_fun = flatten_fun(lambda *dyn, **kw: fun(*rebuild(dyn), **kw), in_tree)
 
         axis_env = unused.get("axis_env")
         key = _trace_key(args, static_argnums, in_tree, in_avals)
@@ -162,7 +147,7 @@ _trace_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _trace_key(args: tuple, static_argnums: Sequence[int], in_tree: Any,
                in_avals: list) -> tuple | None:
     """The cache key of one make_jaxpr call, or None when it must not be cached."""
-    if core._state.trace is not core.eval_trace:
+    if not core.at_top_level():
         return None  # traced inside another transformation: its tracers may be captured
     nargs = len(args)
     statics = tuple((i, args[i]) for i in sorted({i % nargs for i in static_argnums})) \

@@ -2,7 +2,7 @@
 
 jit's Numba backend keeps every generated kernel module, and Numba's machine code for
 it, in one folder (``EDUJAX_CACHE_DIR``, by default ``~/.cache/edujax/numba``; see
-``edujax/backends/numba_cpu/cache.py``). Nothing there is needed: a module that is
+``edujax/backends/fast_start/cache.py``). Nothing there is needed: a module that is
 missing is generated and compiled again on first use. So clearing it is always safe, and
 useful after copying a home folder between machines or to measure a cold start.
 
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from edujax.backends.numba_cpu.cache import cache_dir
+from edujax.backends.fast_start.cache import cache_dir
 
 USAGE = "usage: python -m edujax.cache info|clear"
 

@@ -44,6 +44,7 @@ _VALIDATORS = {
          "ANY_F8_ANY_F8_ANY_FAST_ACCUM", "F16_F16_F16", "F16_F16_F32", "BF16_BF16_BF16",
          "BF16_BF16_F32", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "TF32_TF32_F32",
          "TF32_TF32_F32_X3", "F32_F32_F32", "F64_F64_F64"]),
+    "edujax_language": _enum_option(["auto", "en", "ko"]),
     "jax_default_prng_impl": _enum_option(["threefry2x32", "threefry4x32", "rbg", "unsafe_rbg",
                                            "philox2x32", "philox4x32"]),
 }
@@ -82,7 +83,9 @@ class Config:
             # jax.nn.softmax with a custom JVP (JAX 0.10's default: off, see scipy/softmax.py).
             "jax_softmax_custom_jvp": _env_flag("JAX_SOFTMAX_CUSTOM_JVP", False),
             # Simulated CPU devices for pmap (JAX: --xla_force_host_platform_device_count).
-            "edujax_num_cpu_devices": int(os.environ.get("EDUJAX_NUM_CPU_DEVICES", "1")),
+            # None: read EDUJAX_NUM_CPU_DEVICES (or XLA_FLAGS) when the devices are first
+            # listed, not now, as JAX reads XLA_FLAGS when its backend starts (devices.py).
+            "edujax_num_cpu_devices": None,
             # How many compiled signatures each jitted function keeps (least recently used
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),
@@ -95,6 +98,9 @@ class Config:
             # jit runs the Python function instead of compiling it (see jax.disable_jit).
             "jax_disable_jit": _env_flag("JAX_DISABLE_JIT", False),
             "jax_traceback_filtering": os.environ.get("JAX_TRACEBACK_FILTERING", "auto"),
+            # The language of the classroom's hints, usage lines and captions: "ko", "en", or
+            # "auto" (the notebook's folder, then the locale; see language.py).
+            "edujax_language": os.environ.get("EDUJAX_LANG", "auto"),
         }
         self._listeners: list = []
 

@@ -125,28 +125,16 @@ class EvalTrace(Trace):
         except AttributeError:  # a Python scalar or a NumPy value among the args
             avals = [get_aval(a) for a in args]
         out_aval = abstract_eval(prim, avals, params)
-        if nan_checks.CHECKING:  # jax_debug_nans / jax_debug_infs
-            with nan_checks.suspended():  # an operation is checked as a whole, like in JAX
-                out = impl_rules[prim](*map(_to_numpy, args), **params)
-            _check_special_values(prim, args, params, out)
-        else:
-            out = impl_rules[prim](*map(_to_numpy, args), **params)
+        out = self.apply(prim, args, params)
         if prim.multiple_results:
             return [_wrap(o, a) for o, a in zip(out, out_aval)]
         return _wrap(out, out_aval)
 
-
-def _check_special_values(prim: Primitive, args: Any, params: dict, out: Any) -> None:
-    """An eager operation made a NaN? Raise, naming it. (Its insides, the branches of a
-    ``cond`` say, are not checked one by one: JAX runs such an operation compiled.) An eager
-    call of a jitted body (``jit``) is checked like a compiled call: if its outputs hold a
-    NaN, its jaxpr runs again op by op to find the operation (nan_checks.py)."""
-    outs = out if prim.multiple_results else [out]
-    if prim.name == "jit":
-        closed = params["jaxpr"]
-        nan_checks.check_jit_call(params["name"], outs, lambda: closed.call(*args), closed)
-    else:
-        nan_checks.check_operation(prim.name, outs)
+    @staticmethod
+    def apply(prim: Primitive, args: Any, params: dict) -> Any:
+        """Run the primitive's reference rule on NumPy values. (The NaN checks replace
+        this while they are on: see the end of this file.)"""
+        return impl_rules[prim](*map(_to_numpy, args), **params)
 
 
 def _to_numpy(x: Any) -> Any:
@@ -178,6 +166,14 @@ _state = _TraceState()
 
 def current_trace() -> Trace:
     return _state.trace
+
+
+def at_top_level() -> bool:
+    """Is nothing being traced? Then ``bind`` computes at once, on the evaluating trace.
+
+    (Code above the core asks this, never ``_state`` itself: how the current trace is kept
+    is this module's business.)"""
+    return _state.trace is eval_trace
 
 
 @contextlib.contextmanager
@@ -276,3 +272,34 @@ class Tracer:
     def __repr__(self) -> str:
         weak = "~" if self.aval.weak_type else ""
         return f"{type(self).__name__}({weak}{self.aval.str_short()})"
+
+
+# ------------------------------------------------------------------ the NaN checks (hook)
+# Skip on a first reading. With jax_debug_nans / jax_debug_infs on, every operation run at
+# top level checks its outputs (nan_checks.py): the evaluating trace then applies rules
+# through ``_apply_checking``. How a primitive's outputs are checked can be set per primitive
+# (jit/primitive.py sets jit's: a NaN in a jitted call's outputs reruns its jaxpr op by op
+# to find the operation); by default a NaN raises, naming the primitive.
+nan_check_rules: dict[Primitive, Callable] = {}  # prim -> rule(args, params, outputs)
+
+
+def _apply_checking(prim: Primitive, args: Any, params: dict) -> Any:
+    with nan_checks.suspended():  # an operation is checked as a whole, like in JAX
+        out = EvalTrace.apply(prim, args, params)
+    outs = out if prim.multiple_results else [out]
+    rule = nan_check_rules.get(prim)
+    if rule is None:  # (its insides, the branches of a cond say, are not checked one by one)
+        nan_checks.check_operation(prim.name, outs)
+    else:
+        rule(args, params, outs)
+    return out
+
+
+def _use_nan_checks(on: bool) -> None:
+    if on:
+        eval_trace.apply = _apply_checking
+    else:
+        eval_trace.__dict__.pop("apply", None)  # back to EvalTrace.apply
+
+
+nan_checks.on_toggle(_use_nan_checks)

@@ -19,11 +19,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun_nokwargs
 from edujax import core, dtypes
 from edujax.api import shaped_abstractify
 from edujax.array import ArrayImpl
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import hoist_tracer_consts, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, eval_jaxpr, run_jaxpr
 from edujax.pretty import label_only_names, pp_eqn_default, pp_eqn_rules
@@ -94,16 +96,15 @@ def _make_call_primitive(name: str) -> Primitive:
     prim.multiple_results = True
     core.abstract_eval_rules[prim] = _call_abstract_eval
     core.impl_rules[prim] = _call_impl
-    ad.partial_eval_rules[prim] = _inline_partial_eval
+    pe.partial_eval_rules[prim] = _inline_partial_eval
     pp_eqn_rules[prim] = _pp_name_first
     label_only_names.add(prim)
     return prim
 
 
 def _trace_body(fun: Callable, flat_args: list, in_tree: Any) -> tuple[ClosedJaxpr, Any]:
-    def flat_fun(*xs):
-        return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))
-    return trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in flat_args])
+    return trace_to_jaxpr(flatten_fun_nokwargs(fun, in_tree),
+                          [shaped_abstractify(x) for x in flat_args])
 
 
 def _skipping(n: int, rule: Callable) -> Callable:
@@ -214,7 +215,7 @@ class custom_jvp:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.__name__} "
                                  "using defjvp.")
         args = _resolve_kwargs(self.fun, args, kwargs)
-        if core._state.trace is core.eval_trace:
+        if core.at_top_level():
             # nothing is being transformed: just run it (on typed values, as JAX's
             # TypedFloat: the function may ask a Python scalar argument for its dtype)
             return self.fun(*(a if i in self.nondiff_argnums else _typed_scalar(a)
@@ -326,7 +327,7 @@ def _differentiating(trace: core.Trace, flat: list) -> bool:
 def _uninvolved(trace: core.Trace, flat: list) -> bool:
     """Does none of the arguments belong to ``trace`` (a JVP, vmap or linearize trace)?
     Then that trace has nothing to do with the call, and its parent takes it."""
-    if isinstance(trace, ad.PartialEvalTrace):
+    if isinstance(trace, pe.PartialEvalTrace):
         return not any(trace.is_unknown(x) for x in flat)
     if isinstance(trace, (ad.JVPTrace, batching.BatchTrace)):
         return not any(isinstance(x, core.Tracer) and x._trace is trace for x in flat)
@@ -423,7 +424,7 @@ class custom_vjp:
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.__name__} "
                                  "using defvjp.")
-        if core._state.trace is core.eval_trace:
+        if core.at_top_level():
             return self.fun(*args)
         nondiff, diff = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_flatten(diff)

@@ -8,6 +8,8 @@ backend, ``devices()`` lists the devices of the backend ``jit`` uses: the GPU wh
 """
 from __future__ import annotations
 
+import os
+import re
 from typing import Any, Callable
 
 from edujax.config import config
@@ -41,9 +43,31 @@ GPU_NAMES = ("gpu", "cuda")
 gpu_platform: dict[str, Callable[..., Any]] = {}
 
 
+# How many CPU devices the environment asked for, read once, when the devices are first
+# listed. Real JAX reads XLA_FLAGS when its CPU backend starts, i.e. at the first
+# jax.devices() or computation, not at `import jax`; a notebook may therefore set the
+# variable in a cell after importing (or after a Jupyter kernel imported) edujax.
+_from_environment: list[int] = []
+
+
+def _count_from_environment() -> int:
+    """EDUJAX_NUM_CPU_DEVICES, else JAX's --xla_force_host_platform_device_count, else 1."""
+    if "EDUJAX_NUM_CPU_DEVICES" in os.environ:
+        return int(os.environ["EDUJAX_NUM_CPU_DEVICES"])
+    flag = re.search(r"--xla_force_host_platform_device_count=(\d+)",
+                     os.environ.get("XLA_FLAGS", ""))
+    return int(flag.group(1)) if flag else 1
+
+
 def _count() -> int:
-    """How many CPU devices to simulate (for pmap): EDUJAX_NUM_CPU_DEVICES, default 1."""
-    return max(1, int(config.read("edujax_num_cpu_devices")))
+    """How many CPU devices to simulate (for pmap): the ``edujax_num_cpu_devices`` option
+    when it was set, else what the environment said when the devices were first listed."""
+    chosen = config.read("edujax_num_cpu_devices")
+    if chosen is None:
+        if not _from_environment:
+            _from_environment.append(_count_from_environment())
+        chosen = _from_environment[0]
+    return max(1, int(chosen))
 
 
 def _platform(backend: str | None) -> str:

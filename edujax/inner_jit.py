@@ -55,6 +55,7 @@ import inspect
 from collections import OrderedDict
 from typing import Any, Callable
 
+from edujax.api_util import flatten_fun
 from edujax import core, dtypes, nan_checks
 from edujax.interpreters.partial_eval import DebugInfo, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr
@@ -118,7 +119,7 @@ class _InnerJit:
 
         @functools.wraps(fun)
         def call(*args: Any, **kwargs: Any) -> Any:
-            if core._state.trace is core.eval_trace:
+            if core.at_top_level():
                 check_static(args, kwargs)
                 if nan_checks.CHECKING:
                     return self.checked_call(args, kwargs)
@@ -173,13 +174,11 @@ class _InnerJit:
 
     def _trace(self, in_tree: Any, avals: tuple, static_args: tuple,
                static_kwargs: tuple) -> tuple[ClosedJaxpr, Any]:
-        def flat_fun(*tracers: Any) -> tuple[list, Any]:
-            dyn_args, dyn_kwargs = tree_unflatten(in_tree, list(tracers))
+        def call(*dyn_args: Any, **dyn_kwargs: Any) -> Any:
             it, statics = iter(dyn_args), dict(static_args)
             n = len(dyn_args) + len(statics)
             args = [statics[i] if i in statics else next(it) for i in range(n)]
-            out = self.fun(*args, **dyn_kwargs, **dict(static_kwargs))
-            return tree_flatten(out)
+            return self.fun(*args, **dyn_kwargs, **dict(static_kwargs))
 
         info = DebugInfo("jit", self.name, func_source(self.fun), ())
-        return trace_to_jaxpr(flat_fun, list(avals), info)
+        return trace_to_jaxpr(flatten_fun(call, in_tree), list(avals), info)

@@ -57,9 +57,26 @@ backward_passes: weakref.WeakSet = weakref.WeakSet()
 _jit_bodies: set = set()
 
 
-def _refresh(name: str, value: Any) -> None:
+# Called with the new value of CHECKING whenever it changes: the core's evaluating trace
+# swaps in its checking runner (core.py's hook), so that it never tests the flag itself.
+_on_toggle: list[Callable[[bool], None]] = []
+
+
+def on_toggle(listener: Callable[[bool], None]) -> None:
+    _on_toggle.append(listener)
+    listener(CHECKING)
+
+
+def _set(value: bool) -> None:
     global CHECKING
-    CHECKING = bool(config.read("jax_debug_nans") or config.read("jax_debug_infs"))
+    if value != CHECKING:
+        CHECKING = value
+        for listener in _on_toggle:
+            listener(value)
+
+
+def _refresh(name: str, value: Any) -> None:
+    _set(bool(config.read("jax_debug_nans") or config.read("jax_debug_infs")))
 
 
 config.on_update(_refresh)
@@ -129,8 +146,7 @@ def check_jit_call(name: str, outputs: Iterable[Any], deoptimized: Callable[[], 
 def suspended() -> Iterator[None]:
     """No checks inside the block: the operation (or compiled call) running in it is
     checked as a whole when it returns."""
-    global CHECKING
-    CHECKING = False
+    _set(False)
     try:
         yield
     finally:

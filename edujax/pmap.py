@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from edujax.api_util import flatten_fun_nokwargs
 from edujax import core, devices, dtypes
 from edujax.api import shaped_abstractify
 from edujax.array import Array
@@ -34,26 +35,20 @@ def pmap(fun: Callable, axis_name: Any = None, *, in_axes: Any = 0, out_axes: An
     """Map ``fun`` over the leading axis of its arguments, one slice per device."""
     @functools.wraps(fun, updated=())
     def pmap_f(*args: Any):
-        if core._state.trace is not core.eval_trace:
+        if not core.at_top_level():
             return vmap(fun, in_axes, out_axes, axis_name=axis_name)(*args)
         leaves, in_tree = tree_flatten(args)
         axes = [_normalize_axis(a, x) for a, x in zip(_in_axes_for(in_axes, args), leaves)]
         size = _mapped_size(leaves, axes)
         shards = [[_shard(x, a, i) for x, a in zip(leaves, axes)] for i in range(size)]
-        store: list = []
-
-        def flat_fun(*flat):
-            out = fun(*tree_unflatten(in_tree, list(flat)))
-            flat_out, out_tree = tree_flatten(out)
-            store.append(out_tree)
-            return flat_out, None
         with _bound_axis(axis_name, size):
-            closed, _ = trace_to_jaxpr(flat_fun, [shaped_abstractify(x) for x in shards[0]])
+            closed, out_tree = trace_to_jaxpr(flatten_fun_nokwargs(fun, in_tree),
+                                              [shaped_abstractify(x) for x in shards[0]])
         outs = _run_on_devices(closed, shards, axis_name)
         stacked = [np.stack([o[k] for o in outs]) for k in range(len(closed.out_avals))]
         arrays = [Array(v.astype(a.dtype, copy=False), False)
                   for v, a in zip(stacked, closed.out_avals)]
-        out = tree_unflatten(store[0], arrays)
+        out = tree_unflatten(out_tree, arrays)
         return out if out_axes == 0 else vmap(lambda x: x, in_axes=0, out_axes=out_axes)(out)
     return pmap_f
 

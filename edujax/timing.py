@@ -27,6 +27,7 @@ from edujax.api import block_until_ready
 from edujax.config import config
 from edujax.jit import jit
 from edujax.jit.api import JitWrapped
+from edujax.language import Text
 
 if TYPE_CHECKING:
     from IPython.core.magics.execution import TimeitResult
@@ -59,19 +60,52 @@ def _time_loop(call: Callable[[], Any], number: int) -> float:
             gc.enable()
 
 
-def timeit(call: Callable[[], Any], number: int = 0, repeat: int = DEFAULT_REPEAT
-           ) -> TimeitResult:
+Progress = Callable[[str], None]    # told what is being timed now, in a few words
+CHOOSING = Text("{what}: choosing the loop count ({number:,} loop{s})",
+                "{what}: 반복 횟수 정하는 중 ({number:,}회)")
+RUN = Text("{what}: run {run} of {repeat} ({number:,} loop{s} each)",
+           "{what}: {repeat}번 중 {run}번째 측정 (한 번에 {number:,}회)")
+FIRST = Text("jit: first call (trace + compile + run)", "jit: 첫 호출 (추적 + 컴파일 + 실행)")
+BACKGROUND = Text("jit: waiting for the background compile",
+                  "jit: 백그라운드 컴파일을 기다리는 중")
+
+
+def _no_progress(message: str) -> None:
+    pass
+
+
+def timeit(call: Callable[[], Any], number: int = 0, repeat: int = DEFAULT_REPEAT,
+           budget: float | None = None, progress: Progress = _no_progress,
+           what: str = "") -> TimeitResult:
     """``%timeit``'s measurement: with ``number=0``, loops per run grow 1, 10, 100, ...
-    until one run takes at least 0.2 s; then ``repeat`` runs of that many loops."""
+    until one run takes at least 0.2 s; then ``repeat`` runs of that many loops.
+
+    With a ``budget`` (seconds), runs stop once another one would go past it (at least one
+    run is always made), so a slow call is timed fewer times instead of for minutes.
+    %timeit throws its loop-count trials away; here, under a budget, the last trial is
+    a run of exactly ``number`` loops, so it is kept as the first run.
+    """
     from IPython.core.magics.execution import TimeitResult  # optional, as in format_time
     __tracebackhide__ = True
+    start = time.perf_counter()
+    runs: list[float] = []
     if number == 0:
         for power in range(10):
             number = 10 ** power
-            if _time_loop(call, number) >= 0.2:
+            progress(CHOOSING.format(what=what, number=number, s="s" * (number > 1)))
+            seconds = _time_loop(call, number)
+            if seconds >= 0.2:
                 break
-    runs = [_time_loop(call, number) for _ in range(repeat)]
-    return TimeitResult(number, repeat, min(runs) / number, max(runs) / number, runs, 0.0,
+        if budget is not None:
+            runs.append(seconds)
+    while len(runs) < repeat:
+        if budget is not None and runs and (
+                time.perf_counter() - start + sum(runs) / len(runs) > budget):
+            break
+        progress(RUN.format(what=what, run=len(runs) + 1, repeat=repeat, number=number,
+                            s="s" * (number > 1)))
+        runs.append(_time_loop(call, number))
+    return TimeitResult(number, len(runs), min(runs) / number, max(runs) / number, runs, 0.0,
                         PRECISION)
 
 
@@ -107,7 +141,8 @@ class FirstCall:
         return max(self.total - self.trace - self.compile, 0.0)
 
 
-def _first_call(jitted: JitWrapped, args: tuple, kwargs: dict) -> tuple[FirstCall, str]:
+def _first_call(jitted: JitWrapped, args: tuple, kwargs: dict,
+                progress: Progress = _no_progress) -> tuple[FirstCall, str]:
     __tracebackhide__ = True
     start = time.perf_counter()
     block_until_ready(jitted(*args, **kwargs))
@@ -116,6 +151,7 @@ def _first_call(jitted: JitWrapped, args: tuple, kwargs: dict) -> tuple[FirstCal
     first_tier = entry.tier
     background = None
     if hasattr(entry.executable, "wait"):  # tiered: Numba compiles in the background now
+        progress(str(BACKGROUND))
         start = time.perf_counter()
         entry.executable.wait(BACKGROUND_COMPILE_TIMEOUT)
         background = time.perf_counter() - start
@@ -125,27 +161,35 @@ def _first_call(jitted: JitWrapped, args: tuple, kwargs: dict) -> tuple[FirstCal
 
 def measure(fun: Callable, args: tuple = (), kwargs: dict | None = None, *, number: int = 0,
             repeat: int = DEFAULT_REPEAT, static_argnums: tuple[int, ...] = (),
-            backend: str | None = None, expr: str = "") -> JitTimeResult:
+            backend: str | None = None, expr: str = "", budget: float | None = None,
+            progress: Progress = _no_progress) -> JitTimeResult:
     """Time ``fun(*args, **kwargs)`` eagerly, then a fresh ``jit`` of it: its first call
     and its steady state. ``fun`` may already be jitted: then its eager run is the
-    function inside the jit. ``backend`` picks jit's backend for this measurement."""
+    function inside the jit. ``backend`` picks jit's backend for this measurement.
+
+    ``budget`` (seconds) bounds the two timing loops, half each (see ``timeit``); the first
+    call is timed once, whatever it takes. ``progress`` hears what is being timed."""
     __tracebackhide__ = True
     kwargs = kwargs or {}
+    start = time.perf_counter()
     if isinstance(fun, JitWrapped):
         static_argnums = static_argnums or fun._static_argnums
         fun = fun._fun
-    eager = timeit(_blocking(fun, args, kwargs), number, repeat)
+    half = None if budget is None else budget / 2
+    eager = timeit(_blocking(fun, args, kwargs), number, repeat, half, progress, "eager")
     before = config.read("edujax_backend")
     backend = backend or before
     config.update("edujax_backend", backend)
     try:
         jitted = jit(_fresh(fun), static_argnums=static_argnums)
-        first, tier = _first_call(jitted, args, kwargs)
-        steady = timeit(_blocking(jitted, args, kwargs), number, repeat)
+        progress(str(FIRST))
+        first, tier = _first_call(jitted, args, kwargs, progress)
+        steady = timeit(_blocking(jitted, args, kwargs), number, repeat, half, progress,
+                        "jit")
     finally:
         config.update("edujax_backend", before)
     return JitTimeResult(expr or getattr(fun, "__name__", repr(fun)), eager, steady, first,
-                         backend, tier)
+                         backend, tier, budget, time.perf_counter() - start)
 
 
 # ------------------------------------------------------------------------- the result
@@ -160,6 +204,8 @@ class JitTimeResult:
     first: FirstCall
     backend: str
     tier: str            # the tier the steady-state calls ran on
+    budget: float | None = None     # seconds the two timing loops were allowed (None: no limit)
+    seconds: float = 0.0            # how long the whole measurement took
 
     first_call = property(lambda self: self.first.total)
     trace = property(lambda self: self.first.trace)
@@ -206,6 +252,8 @@ def report_lines(r: JitTimeResult) -> list[str]:
         lines.append(_line("", f"then Numba compiled the kernels in the background: "
                                f"{format_time(f.background)} (tier {r.tier} from then on)"))
     lines.append(_line("jit, steady state", str(r.jit)))
+    if r.budget is not None:
+        lines.append(_line("time budget", budget_text(r)))
     if r.speedup >= 1:
         lines.append(_line("speed-up", f"{speedup_text(r.speedup)} (eager / jit, steady state)"))
     else:
@@ -213,3 +261,11 @@ def report_lines(r: JitTimeResult) -> list[str]:
                                        " small, a jitted call's fixed cost outweighs the work"
                                        " it saves."))
     return lines
+
+
+def budget_text(r: JitTimeResult) -> str:
+    """How the budget was spent: ``4.6 s of 5 s: eager 7 runs × 10 loops, jit 7 × 100``."""
+    def spent(t: TimeitResult) -> str:
+        return f"{t.repeat} run{'s' * (t.repeat != 1)} × {t.loops:,} loop{'s' * (t.loops != 1)}"
+    return (f"{r.seconds:.1f} s in all, {r.budget:g} s for timing loops (-t): "
+            f"eager {spent(r.eager)}, jit {spent(r.jit)}")

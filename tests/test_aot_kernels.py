@@ -1,4 +1,4 @@
-"""Kernels loaded as object files (``numba_cpu/aot.py``): no Numba in a warm process.
+"""Kernels loaded as object files (``fast_start/aot.py``): no Numba in a warm process.
 
 A process that compiled a module's kernels with Numba writes their machine code out as an
 object file; a later process runs the same driver with the kernels loaded from that file by
@@ -27,7 +27,7 @@ from program_generator import random_program  # noqa: E402
 
 import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
-from edujax.backends.numba_cpu import aot  # noqa: E402
+from edujax.backends.fast_start import aot  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaProgram  # noqa: E402
 from edujax.config import config  # noqa: E402
 
@@ -174,7 +174,7 @@ def test_an_object_needing_a_missing_symbol_is_refused_before_llvm_sees_it(tmp_p
         import hashlib, json, sys
         from pathlib import Path
         import llvmlite.binding as llvm
-        from edujax.backends.numba_cpu import aot
+        from edujax.backends.fast_start import aot
         from edujax.backends.numba_cpu.codegen import GeneratedModule, KernelSignature
         from edujax.core import ShapedArray
         import numpy as np

@@ -38,9 +38,10 @@ import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
 from edujax import lax  # noqa: E402
 from edujax.abstract_arrays import ShapedArray  # noqa: E402
-from edujax.backends.numba_cpu import aot, direct, translate  # noqa: E402
+from edujax.backends.fast_start import aot, direct, translate  # noqa: E402
+from edujax.backends.numba_cpu import kernels  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaProgram  # noqa: E402
-from edujax.backends.numba_cpu.cache import load_module_in_memory  # noqa: E402
+from edujax.backends.fast_start.cache import load_module_in_memory  # noqa: E402
 from edujax.backends.numba_cpu.codegen import KernelSignature  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -522,3 +523,9 @@ def test_a_cold_process_never_imports_numba_and_leaves_object_files(tmp_path):
     numba = run_process(tmp_path / "numba", EDUJAX_DIRECT="0")
     assert numba["numba_imported"]
     assert numba["programs"] == {k: ["numba", v[1]] for k, v in cold["programs"].items()}
+
+
+def test_the_compiler_accepts_the_decorator_the_code_generator_writes():
+    """direct.py spells out the serial kernels' decorator; if kernels.py wrote another, no
+    kernel would be compiled directly any more (every program would wait for Numba)."""
+    assert direct.DECORATOR == kernels.DECORATOR

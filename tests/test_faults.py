@@ -10,6 +10,7 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -133,7 +134,7 @@ def test_a_broken_cache_file_is_thrown_away_and_rebuilt(warm_cache, tmp_path, ki
 def _failing_write(error: str) -> str:
     return textwrap.dedent(f"""
         import errno
-        from edujax.backends.numba_cpu import cache as _cache
+        from edujax.backends.fast_start import cache as _cache
         def _fail(path, source):
             raise {error}
         _cache.create_atomically = _fail
@@ -263,7 +264,26 @@ def test_the_disk_cache_command_reports_and_clears(warm_cache, tmp_path):
 
 
 # ------------------------------------------------------------------ interrupts
-def test_interrupt_while_tracing_leaves_no_entry():
+# Python turns SIGINT into KeyboardInterrupt only when the process started with SIGINT's
+# default disposition. A job started in the background (`scripts/test > log &`, nohup, many
+# CI runners) inherits SIGINT *ignored*, and then Ctrl-C, `_thread.interrupt_main()` and
+# Jupyter's Interrupt button do nothing to a plain Python program. These tests are about
+# what happens when Ctrl-C does arrive, so each one gives its process Python's default
+# handler, as an interactive session has, whatever shell launched pytest.
+@pytest.fixture
+def ctrl_c_enabled():
+    """SIGINT raises KeyboardInterrupt in this process for the test, then as it was."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def ignoring_sigint() -> None:
+    """A child's ``preexec_fn``: start it as a background job would, SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_interrupt_while_tracing_leaves_no_entry(ctrl_c_enabled):
     interrupt = {"now": True}
 
     def f(x):
@@ -283,7 +303,8 @@ def test_interrupt_while_tracing_leaves_no_entry():
     assert jitted.cache_info().misses == 1
 
 
-def test_interrupt_during_a_numba_compile_leaves_no_entry(monkeypatch, tmp_path):
+def test_interrupt_during_a_numba_compile_leaves_no_entry(monkeypatch, tmp_path,
+                                                            ctrl_c_enabled):
     monkeypatch.setenv("EDUJAX_TIERED", "0")
     monkeypatch.setenv("EDUJAX_CACHE_DIR", str(tmp_path))   # cold: Numba really compiles
     monkeypatch.setenv("EDUJAX_DIRECT", "0")  # (not edujax's own compiler, direct.py)
@@ -313,9 +334,15 @@ def test_interrupt_during_a_numba_compile_leaves_no_entry(monkeypatch, tmp_path)
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
+    """A kernel started with SIGINT ignored, as JupyterLab started from a background job
+    (or any test run in one) starts it: its Interrupt button must work all the same."""
     prefix = tmp_path_factory.mktemp("jupyter-prefix")
     install_kernel(prefix)
-    k = Kernel(prefix, env={"EDUJAX_BACKEND": "numba", "EDUJAX_TIERED": "0"})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # the kernel inherits this
+    try:
+        k = Kernel(prefix, env={"EDUJAX_BACKEND": "numba", "EDUJAX_TIERED": "0"})
+    finally:
+        signal.signal(signal.SIGINT, previous)
     yield k
     k.close()
 
@@ -334,6 +361,7 @@ SPIN = textwrap.dedent("""
 
 LONG_LOOP = SPIN + textwrap.dedent("""
     import time
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal (see above)
     threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
     start = time.perf_counter()
     try:
@@ -349,11 +377,12 @@ LONG_LOOP = SPIN + textwrap.dedent("""
 def test_ctrl_c_stops_a_long_compiled_loop(tmp_path):
     """SIGINT (what Ctrl-C and Jupyter's Interrupt button send) while a compiled loop runs:
     the loop stops at once (interrupts.py), with a KeyboardInterrupt, never Numba's
-    SystemError or nothing; the function still works afterwards."""
+    SystemError or nothing; the function still works afterwards. The child starts with
+    SIGINT ignored, as under a background test run, and sets the default handler itself."""
     env = dict(os.environ, EDUJAX_BACKEND="numba", EDUJAX_TIERED="0")
     for _ in range(3):   # the signal lands at a different point of the loop each time
         done = subprocess.run([sys.executable, "-c", LONG_LOOP], capture_output=True, text=True,
-                              cwd=REPO, env=env, timeout=300)
+                              cwd=REPO, env=env, timeout=300, preexec_fn=ignoring_sigint)
         assert done.returncode == 0, done.stderr
         interrupted, seconds, after = done.stdout.splitlines()[-3:]
         assert interrupted == "KeyboardInterrupt"

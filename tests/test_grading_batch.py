@@ -18,7 +18,7 @@ from edujax.grading.grade import grade_many, write_csv
 from edujax.grading.runner import Limits, grade_submission, possible_points
 from edujax.grading.selftest import wrong_notebook
 
-EXERCISE = Path(__file__).parent.parent / "notebooks" / "exercises" / "01-grad-argnums"
+EXERCISE = Path(__file__).parent.parent / "course-kit" / "exercises" / "01-grad-argnums"
 # Small limits keep the test short: a cell may run 12 s (the tests' own per-call limit
 # is 10 s), a whole submission 30 s.
 LIMITS = Limits(timeout=30, cell_timeout=12, memory_mb=1500, cpu_seconds=120)
@@ -56,27 +56,29 @@ CASES = {
                     "not defined"),
     # hostile: loops
     "loop-in-cell": (SOLUTION, {"q2": "while True:\n    pass"}, {"q2"}, "graded",
-                     "KeyboardInterrupt"),
+                     "CellTimeout"),
     "loop-in-function": (SOLUTION, {"q2": "def grad_w(w, x, y):\n    while True:\n        pass"},
                          {"q2"}, "graded", "did not finish within 10 s"),
-    # ... and leaves a process behind that ignores interrupts too: killed with the kernel
+    # ... and leaves a process behind that ignores interrupts too: killed with the sandbox
     "loop-ignoring-interrupts": (SOLUTION, {"q2": "import signal, subprocess\n"
                                                   "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                                                  "signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
                                                   "subprocess.Popen(['sleep', '313.25'])\n"
                                                   "while True:\n    pass"},
-                                 {"q2", "q3"}, "timed out", "took longer than 30 s"),
+                                 {"q2", "q3"}, "timed out", "did not answer within"),
     # hostile: raising and exiting
     "raise": (SOLUTION, {"q2": "raise RuntimeError('nope')"}, {"q2"}, "graded",
               "RuntimeError: nope"),
     "sys-exit": (SOLUTION, {"q2": "import sys\nsys.exit(3)"}, {"q2"}, "graded", "SystemExit"),
-    "exit": (SOLUTION, {"q2": "exit()"}, {"q2"}, "graded", "the notebook called exit()"),
+    "exit": (SOLUTION, {"q2": "exit()"}, {"q2"}, "graded", "not defined"),
     "exit-after-answer": (SOLUTION, {"q2": GOOD_GRAD_W + "\nquit()"}, set(), "graded", ""),
-    "os-exit": (SOLUTION, {"q2": "import os\nos._exit(1)"}, {"q2"}, "graded",
-                "called os._exit()"),
-    "os-abort": (SOLUTION, {"q2": "import os\nos.abort()"}, {"q2"}, "graded",
-                 "called os.abort()"),
+    # a notebook that ends its own process: the questions checked before keep their score
+    "os-exit": (SOLUTION, {"q2": "import os\nos._exit(1)"}, {"q2", "q3"}, "stopped",
+                "its process ended"),
+    "os-abort": (SOLUTION, {"q2": "import os\nos.abort()"}, {"q2", "q3"}, "stopped",
+                 "its process ended"),
     "kill-kernel": (SOLUTION, {"q2": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"},
-                    {"q2", "q3"}, "kernel died", "kernel stopped"),
+                    {"q2", "q3"}, "stopped", "its process ended"),
     # hostile: memory and output
     "memory-list": (SOLUTION, {"q2": "hog = []\nwhile True:\n    hog.append(bytearray(10**8))"},
                     {"q2"}, "graded", "MemoryError"),
@@ -93,8 +95,8 @@ CASES = {
     "rewrites-test-files": (SOLUTION, {"q1": (
         "import glob, os\nfor p in glob.glob('tests/*.py'):\n    os.chmod(p, 0o644)\n"
         "    open(p, 'w').write(\"OK_FORMAT = True\\ntest = {'name': 'q', 'points': 2, "
-        "'suites': []}\\n\")\ndef loss(w, x, y):\n    return 0.0")},
-        {"q1", "q2", "q3"}, "tests modified", "changed the test files"),
+        "'suites': []}\\n\")\ndef loss(w, x, y):\n    return jnp.mean((x @ w - y) ** 2)")},
+        set(), "graded", ""),  # the tests are not in its reach: its fair score
     "replaces-grader": (SOLUTION, {"q2": "class Cheat:\n    def check(self, q):\n"
                                          "        return 'passed'\ngrader = Cheat()\n"
                                          "def grad_w(w, x, y):\n    return 0.0"},

@@ -12,7 +12,7 @@ import pytest
 from edujax.grading.inside import load_tasks, make_student_copy, remove_task
 
 ROOT = Path(__file__).resolve().parent.parent
-TASKS = ROOT / "notebooks" / "exercises" / "inside"
+TASKS = ROOT / "course-kit" / "exercises" / "inside"
 
 
 def run_pytest(copy: Path, *args: str) -> subprocess.CompletedProcess:

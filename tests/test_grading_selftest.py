@@ -1,5 +1,5 @@
 """`python -m edujax.grading selftest`, as the teacher runs it: every assignment in
-notebooks/exercises/ must pass (solution full marks, student notebook 0, each typical
+course-kit/exercises/ must pass (solution full marks, student notebook 0, each typical
 wrong answer its intended score and feedback), and a wrong expectation must fail."""
 import os
 import shutil
@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-EXERCISES = ROOT / "notebooks" / "exercises"
+EXERCISES = ROOT / "course-kit" / "exercises"
 
 
 def selftest(*args: str) -> subprocess.CompletedProcess:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import nbformat
 
-from edujax.grading.feedback import QuestionResult, case_feedback, cell_errors
+from edujax.grading.feedback import QuestionResult, case_feedback, cell_errors, shorten
 from edujax.grading.grade import write_csv
 from edujax.grading.runner import SubmissionResult
 from edujax.grading.selftest import answer_cells, wrong_notebook
@@ -92,6 +92,19 @@ def _nb(cells):
                                                    traceback=[])]
         nb.cells.append(cell)
     return nb
+
+
+def test_long_feedback_keeps_whole_sentences():
+    """The CSV's feedback is cut after a sentence (or between words), never inside a word."""
+    notes = " ".join(f"[hidden test] GradingError: element [{i}] differs, expected 0.5 "
+                     f"but got 0.25 here." for i in range(40))
+    short = shorten(notes)
+    assert len(short) <= 600 and short.endswith("here. …")
+    assert notes.startswith(short[:-2])
+    one_sentence = "word " * 200
+    cut = shorten(one_sentence, 100)
+    assert len(cut) <= 100 and cut.endswith("word …")
+    assert shorten("fits.") == "fits."
 
 
 def test_answer_cells_and_their_errors_belong_to_the_next_check():

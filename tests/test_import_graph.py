@@ -1,6 +1,6 @@
 """The import graph of edujax: no cycles, and no imports hidden inside functions.
 
-docs/architecture.md draws edujax in layers where every import runs downward; `lint-imports`
+docs/layers.md draws edujax in layers where every import runs downward; `lint-imports`
 (scripts/test) checks the layers. Two things its contracts do not see are checked here:
 
 * a cycle through a package's ``__init__`` (``edujax.backends`` importing
@@ -22,7 +22,7 @@ grimp = pytest.importorskip("grimp")  # installed with import-linter (the dev ex
 
 PACKAGE = pathlib.Path(edujax.__file__).parent
 
-# The one upward import of the package (docs/architecture.md): `%load_ext edujax` calls
+# The one upward import of the package (docs/layers.md): `%load_ext edujax` calls
 # load_ipython_extension, which imports the magics; the magics import edujax back.
 HOOK = ("edujax", "edujax.magics")
 

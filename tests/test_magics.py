@@ -282,6 +282,74 @@ def test_jittime_on_tiered_numba_waits_for_the_background_compile(shell, capsys,
     assert edujax.config.read("edujax_backend") == "reference"  # restored
 
 
+def test_jittime_keeps_to_its_time_budget_on_a_slow_call(shell, capsys):
+    """A call of 0.3 s: %timeit's 7 runs (plus its loop-count trial) would take 2.4 s for the
+    eager side alone; with -t 1.4 the two timing loops get 0.7 s each, so the eager side makes
+    2 runs (its trial kept as the first) and the report says how the budget went."""
+    shell.run_cell("import time\ndef slow(x):\n    time.sleep(0.3)\n    return x * 2")
+    value, out, _ = run(shell, capsys, "jittime -o -t 1.4 slow(x)")
+    assert value.eager.repeat == 2 and value.eager.loops == 1
+    assert value.budget == 1.4 and value.seconds < 2.2
+    assert re.search(r"time budget +\d+\.\d s in all, 1\.4 s for timing loops \(-t\): "
+                     r"eager 2 runs × 1 loop, jit \d+ runs? × [\d,]+ loops?", out)
+
+
+def test_jittime_shows_a_live_line_while_it_measures(monkeypatch):
+    """In a kernel, after its first second, %jittime shows one line saying what it is timing,
+    updated in place, and blanks it at the end (magics/progress.py)."""
+    import types
+
+    import edujax.numpy as jnp
+    from edujax.magics import progress
+    from edujax.timing import measure
+    shown = []
+
+    class Handle:
+        def update(self, bundle, raw):
+            shown.append(bundle["text/plain"])
+
+    def display(bundle, raw, display_id):
+        shown.append(bundle["text/plain"])
+        return Handle()
+
+    monkeypatch.setattr(progress, "display", display)
+    live = progress.LiveLine(types.SimpleNamespace(kernel=object()), silent_seconds=0.0)
+    measure(lambda x: x + 1, (jnp.ones(3),), number=2, repeat=2, progress=live)
+    live.close()
+    assert shown[0].startswith("%jittime: eager: run 1 of 2 (2 loops each) … ")
+    assert any(line.startswith("%jittime: jit: first call") for line in shown)
+    assert shown[-1] == ""                                  # blanked when done
+    quiet = progress.LiveLine(types.SimpleNamespace(kernel=object()))    # under a second:
+    quiet("eager: run 1 of 7")
+    assert quiet.handle is None                                          # nothing shown
+    assert not progress.LiveLine(types.SimpleNamespace())("x")           # not a kernel
+
+
+def test_jittime_plot_caption_says_each_tier_and_the_first_calls_run_time():
+    from edujax.viz.timing import result_note
+    t = TimeitResult(10, 7, 1e-3, 1e-3, [1e-2] * 7, 0.0, 3)
+    tiered = JitTimeResult("f(x)", t, t, FirstCall(0.5, 0.1, 0.3, "reference", 2.0), "numba",
+                           "numba")
+    note = result_note(tiered)
+    assert note.startswith("first call = trace 100 ms + compile 300 ms + run 100 ms; ")
+    assert note.endswith("the first call ran on tier reference, later calls on numba")
+    same = JitTimeResult("f(x)", t, t, FirstCall(0.5, 0.1, 0.3, "numba", None), "numba", "numba")
+    assert result_note(same).endswith("backend numba, every call on tier numba")
+
+
+def test_jaxpr_graph_is_titled_with_the_call(shell, monkeypatch):
+    from edujax.magics import jaxpr as jaxpr_magic
+    shown = []
+    monkeypatch.setattr(jaxpr_magic, "display", shown.append)
+    shell.run_line_magic("jaxpr", "--graph jax.grad(loss)(w, x)")
+    view, = shown
+    assert view.title == "jax.grad(loss)(w, x)"
+    assert re.match(r"jax\.grad\(loss\)\(w, x\) · \d+ equations$",
+                    f"{view.title} · {view.summary()}")
+    untitled = edujax.viz.graph(view.jaxpr)
+    assert untitled.title == "jaxpr"         # never a caption that starts with " · "
+
+
 # ------------------------------------------------------------------------- bad input
 USAGE_ERRORS = [
     ("%jaxpr x + 1", "'x + 1' is not a function call"),

@@ -23,6 +23,10 @@ same thing as tests/seeds/expected.json recorded from real JAX for that cell:
 - a cell that raised: the same exception type as the seed's cell.
 
 Nothing here is a value edujax printed: every expected value comes from real JAX's recording.
+
+Where the prose states a fact about what a cell shows (4 devices, a (4, 3) result, the tier a
+call ran on), the cell carries ``:expect: REGEX`` and what it shows must match it
+(``re.search``, multi-line): the prose is tested, not only the seed values.
 """
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ CELL_TIMEOUT_S = 120          # per cell; the slowest cell takes a few seconds
 
 COMPARE_MODES = ("text", "numbers", "subsequence", "rounding", "display")
 # The tutorials (notebooks/ko, notebooks/en) and the "how it works" track (notebooks/inside/*);
-# notebooks/exercises/ holds the graded exercises (tests/test_grading_*.py check those).
+# course-kit/exercises/ holds the graded exercises (tests/test_grading_*.py check those).
 TUTORIALS = sorted(p for p in NOTEBOOKS.glob("*/*.md")
                    if p.parent.name not in ("inside", "exercises"))
 PATHS = TUTORIALS + sorted(NOTEBOOKS.glob("inside/*/*.md"))
@@ -86,6 +90,13 @@ def _text(outputs) -> str:
     return "\n".join(parts)
 
 
+def _hint_boxes(outputs) -> list[str]:
+    """The HTML of the edujax kernel's hint boxes under a cell."""
+    return [out.data["text/html"] for out in outputs
+            if out.output_type in ("execute_result", "display_data")
+            and 'class="edujax-hint"' in out.data.get("text/html", "")]
+
+
 def _error(outputs) -> str | None:
     names = [out.ename for out in outputs if out.output_type == "error"]
     return names[0] if names else None
@@ -100,6 +111,14 @@ def _same_up_to_rounding(a: str, b: str) -> bool:
         return False
     x, y = [float(v) for v in _NUMBER.findall(a)], [float(v) for v in _NUMBER.findall(b)]
     return len(x) == len(y) and all(abs(u - v) <= 1e-6 * max(abs(u), abs(v)) for u, v in zip(x, y))
+
+
+def check_expectation(cell) -> str | None:
+    """None if an executed cell shows what its ``:expect:`` regex (the prose's claim) says."""
+    if re.search(cell.metadata["expect"], _text(cell.outputs), re.MULTILINE):
+        return None
+    return (f"the prose expects {cell.metadata['expect']!r} under\n{cell.source}\n"
+            f"    the cell shows {_text(cell.outputs)!r}")
 
 
 def check_against_seed(cell) -> str | None:
@@ -199,17 +218,23 @@ def with_answers(nb):
     return nb
 
 
+def run_notebook(path: Path):
+    """Run one notebook on a fresh kernel, started in the notebook's folder as JupyterLab
+    starts it: ``(executed notebook, seconds)``."""
+    nb = with_answers(jupytext.read(path))
+    client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
+                                     resources={"metadata": {"path": str(path.parent)}},
+                                     config=ipc_config())
+    start = time.perf_counter()
+    with _kernel_environment():
+        client.execute()
+    return nb, time.perf_counter() - start
+
+
 def execute(path: Path):
     """Run one notebook on a fresh kernel (memoized: each notebook runs once per session)."""
     if path not in _executed:
-        nb = with_answers(jupytext.read(path))
-        client = nbclient.NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=CELL_TIMEOUT_S,
-                                         resources={"metadata": {"path": str(path.parent)}},
-                                         config=ipc_config())
-        start = time.perf_counter()
-        with _kernel_environment():
-            client.execute()
-        _executed[path] = (nb, time.perf_counter() - start)
+        _executed[path] = run_notebook(path)
     return _executed[path]
 
 
@@ -244,7 +269,7 @@ def test_korean_and_english_run_the_same_code(path):
     values, in the same order."""
     def cells(p):
         return [([line.split("#")[0].rstrip() for line in c.source.splitlines()],
-                 c.metadata.get("seed"), c.metadata.get("compare"))
+                 c.metadata.get("seed"), c.metadata.get("compare"), c.metadata.get("expect"))
                 for c in jupytext.read(p).cells if c.cell_type == "code"]
     assert cells(path) == cells(path.parent.parent / "ko" / path.name)
 
@@ -255,10 +280,34 @@ def test_notebook_runs_and_prints_what_jax_prints(path):
     print(f"{path.relative_to(ROOT)}: executed in {seconds:.1f} s")
     checked = [c for c in nb.cells if c.cell_type == "code" and "seed" in c.metadata]
     problems = [p for p in map(check_against_seed, checked) if p]
+    problems += [p for p in map(check_expectation,
+                                [c for c in nb.cells if "expect" in c.metadata]) if p]
     problems += [f"cell tagged raises-exception raised nothing:\n{c.source}" for c in nb.cells
                  if "raises-exception" in c.metadata.get("tags", []) and not _error(c.outputs)]
+    problems += warnings_before_their_explanation(nb)
+    problems += [f"a hint box not in the notebook's language ({path.parent.name}):\n{c.source}"
+                 for c in nb.cells if c.cell_type == "code" for box in _hint_boxes(c.outputs)
+                 if f'lang="{path.parent.name}"' not in box]
     assert not problems, f"{len(problems)} of {len(checked)} checked cells differ from JAX:\n" + \
         "\n".join(problems)
+
+
+# Warnings a tutorial shows on purpose (the EduJAX kernel prints them in red): the prose must
+# say so before the first cell that shows one, not after a student has met a red block.
+SHOWN_ON_PURPOSE = ("KeyReuseWarning",)
+
+
+def warnings_before_their_explanation(nb) -> list[str]:
+    problems, prose = [], ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            prose += cell.source
+            continue
+        stderr = "".join(out.get("text", "") for out in cell.get("outputs", [])
+                         if out.output_type == "stream" and out.name == "stderr")
+        problems += [f"{name} is shown before the prose explains it, under:\n{cell.source}"
+                     for name in SHOWN_ON_PURPOSE if name in stderr and name not in prose]
+    return problems
 
 
 def _fake_cell(ref, outputs, compare=None):
@@ -319,3 +368,63 @@ def test_the_kernels_hints_point_to_existing_tutorials():
         assert (ROOT / path).is_file(), f"edujax/kernel/hints.py points to {path}, which is missing"
         korean = path.replace("/en/", "/ko/")
         assert (ROOT / korean).is_file(), f"edujax/kernel/hints.py points to {korean}, missing"
+
+
+def test_an_expectation_fails_when_a_cell_contradicts_its_prose():
+    """The pmap section's device cell, as it printed when the kernel read the device count
+    before the notebook set it (1 device under prose that says 4), fails its ``:expect:``."""
+    nb = jupytext.read(NOTEBOOKS / "en" / "05_jit_and_jaxprs.md")
+    cell = next(c for c in nb.cells
+                if "local_device_count()" in c.source and "expect" in c.metadata)
+
+    def shown(text):
+        return nbformat.from_dict({"cell_type": "code", "source": cell.source,
+                                   "metadata": cell.metadata, "execution_count": 1,
+                                   "outputs": [{"output_type": "stream", "name": "stdout",
+                                                "text": text}]})
+    assert check_expectation(shown("1 [CpuDevice(id=0)]\n"))
+    four = ", ".join(f"CpuDevice(id={i})" for i in range(4))
+    assert check_expectation(shown(f"4 [{four}]\n")) is None
+
+
+def test_the_tier_demo_shows_the_switch_on_a_cold_and_a_warm_disk_cache(tmp_path, monkeypatch):
+    """inside/05's tier demo says what the prose says (a first call on one tier, then a switch)
+    whatever the disk cache holds: run twice on one cache folder, the first time cold, the
+    second warm (the kernels of every other cell already compiled there, as after a test run
+    or on Binder)."""
+    monkeypatch.setenv("EDUJAX_CACHE_DIR", str(tmp_path))
+    path = NOTEBOOKS / "inside" / "en" / "05_jit_and_numba.md"
+    for run in ("cold", "warm"):
+        nb, _ = run_notebook(path)
+        demo = [c for c in nb.cells if "first_tier" in c.source]
+        assert demo and "expect" in demo[0].metadata
+        assert check_expectation(demo[0]) is None, f"{run} cache: {check_expectation(demo[0])}"
+    assert any(tmp_path.iterdir()), "the notebook's other cells compiled into the shared cache"
+
+
+def test_a_red_warning_before_its_explanation_is_caught():
+    warned = nbformat.v4.new_code_cell("random.normal(key)", outputs=[nbformat.v4.new_output(
+        "stream", name="stderr", text="KeyReuseWarning: key reused\n")])
+    late = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Keys."), warned])
+    assert warnings_before_their_explanation(late)
+    early = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "This cell reuses a key on purpose: a red `KeyReuseWarning` follows."), warned])
+    assert warnings_before_their_explanation(early) == []
+
+
+_EDUJAX_ONLY = re.compile(r"%%?jaxpr|%%?jittime|\bviz\.\w+")
+
+
+@pytest.mark.parametrize("path", TUTORIALS, ids=_ids(TUTORIALS))
+def test_an_intro_that_promises_real_jax_names_every_edujax_only_cell(path):
+    """A tutorial whose introduction says its cells run unchanged on real JAX "except ..."
+    names, in that introduction, everything its code uses that only edujax has."""
+    nb = jupytext.read(path)
+    first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    intro = "\n".join(c.source for c in nb.cells[:first_code] if c.cell_type == "markdown")
+    if not re.search(r"runs on real JAX|실제 JAX에서 그대로", intro):
+        return
+    used = {m.group(0).lstrip("%") for c in nb.cells if c.cell_type == "code"
+            for m in _EDUJAX_ONLY.finditer(c.source)}
+    missing = sorted(name for name in used if name not in intro)
+    assert not missing, f"the introduction of {path.name} does not mention {missing}"

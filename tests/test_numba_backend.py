@@ -28,9 +28,10 @@ from program_generator import random_program  # noqa: E402
 import edujax as jax  # noqa: E402
 import edujax.numpy as jnp  # noqa: E402
 from edujax import lax  # noqa: E402
-from edujax.backends.numba_cpu import cache, fusion  # noqa: E402
+from edujax.backends.fast_start import cache  # noqa: E402
+from edujax.backends.passes import fusion  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaCompileWarning  # noqa: E402
-from edujax.backends.numba_cpu.inline import flatten  # noqa: E402
+from edujax.backends.passes.inline import flatten  # noqa: E402
 from edujax.config import config  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::edujax.backends.numba_cpu.backend."

@@ -21,6 +21,7 @@ from edujax.grading.jaxprs import (assert_same_jaxpr, assert_uses, check_same_ja
 from edujax.grading.jittable import assert_jittable, check_jittable
 from edujax.grading.keys import assert_no_key_reuse, check_no_key_reuse
 from edujax.grading.limits import TimeLimitExceeded, call, time_limit
+from edujax.grading.remote import given, jitted
 from edujax.grading.trees import assert_tree_close, check_tree_close, check_tree_structure
 from edujax.grading.values import (assert_close, assert_equal, assert_type, check_close,
                                    check_equal, check_type)

@@ -13,7 +13,7 @@
     python -m edujax.grading inside OUT [--solution]
         a copy of edujax with pieces removed for the student to write (pytest -m task_N)
 
-EXERCISES are exercise folders or folders of them (default: notebooks/exercises).
+EXERCISES are exercise folders or folders of them (default: course-kit/exercises).
 They need otter-grader: pip install "edujax[grading]".
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from edujax.grading.runner import Limits
 
-DEFAULT_EXERCISES = Path("notebooks/exercises")
+DEFAULT_EXERCISES = Path(__file__).resolve().parent.parent.parent / "course-kit" / "exercises"
 DEFAULT_OUT = Path("dist/exercises")
 
 
@@ -45,7 +45,10 @@ def _add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cell-timeout", type=float, default=defaults.cell_timeout,
                         help="seconds for one cell (default %(default)s)")
     parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb,
-                        help="memory limit of a submission's kernel (default %(default)s)")
+                        help="memory of a submission's processes together (default %(default)s)")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="run notebooks without the bubblewrap sandbox (where it cannot "
+                             "run); every row says so, and nothing protects the grades")
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
@@ -57,9 +60,27 @@ def cmd_assign(args: argparse.Namespace) -> int:
     return 0
 
 
+def sandbox_or_refuse(args: argparse.Namespace) -> bool:
+    """True to sandbox; prints why and exits when the sandbox cannot run here."""
+    if args.no_sandbox:
+        print("WARNING: --no-sandbox: notebooks run as plain processes of your user; the "
+              "tests and scores stay in the grader, but a notebook can read and change "
+              "whatever you can (the autograder, other submissions, your files, the network). "
+              "Every row is marked 'NO (--no-sandbox)'.", file=sys.stderr)
+        return False
+    from edujax.grading.sandbox import SandboxUnavailable, check_available
+    try:
+        check_available()
+    except SandboxUnavailable as error:
+        sys.exit(f"cannot grade safely: {error}. Pass --no-sandbox to grade without it "
+                 "(only notebooks you trust).")
+    return True
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     from edujax.grading.assign import load_assignment
-    from edujax.grading.grade import find_submissions, grade_many, write_csv
+    from edujax.grading.grade import (find_submissions, grade_many, write_csv,
+                                      write_feedback_files)
 
     autograder = args.autograder or load_assignment(args.assignment).autograder
     submissions = find_submissions(args.submissions)
@@ -69,12 +90,33 @@ def cmd_grade(args: argparse.Namespace) -> int:
         note = f"  ({result.status}: {result.message})" if result.status != "graded" else ""
         print(f"{result.total:g}/{result.possible:g}  {result.submission}{note}", flush=True)
 
+    sandboxed = sandbox_or_refuse(args)
     results = grade_many(submissions, autograder, limits=_limits(args), jobs=args.jobs,
-                         keep=args.keep, on_result=report)
+                         keep=args.keep, on_result=report, sandboxed=sandboxed)
     write_csv(results, args.csv)
     print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
           f"-> {args.csv}")
+    if args.feedback:
+        write_feedback_files(results, args.feedback)
+        print(f"feedback for each student -> {args.feedback}/")
+    if args.canvas:
+        export_canvas(results, args, autograder)
     return 0
+
+
+def export_canvas(results: list, args: argparse.Namespace, autograder: Path) -> None:
+    from edujax.grading.canvas import canvas_rows, read_roster
+    from edujax.grading.grade import _write_rows_atomically
+    from edujax.grading.runner import assignment_name
+
+    if not args.roster:
+        sys.exit("--canvas needs --roster ROSTER.csv (student, id, submission columns)")
+    name = args.canvas_assignment or assignment_name(autograder) or autograder.stem
+    rows, unmatched = canvas_rows(results, read_roster(args.roster), name)
+    _write_rows_atomically(rows, args.canvas)
+    print(f"Canvas gradebook import ({len(rows) - 2} students) -> {args.canvas}")
+    for submission in unmatched:
+        print(f"  not on the roster: {submission}")
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
@@ -83,6 +125,7 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     from edujax.grading.runner import grade_submission, possible_points, preload
     from edujax.grading.selftest import cases_for, hidden_test_leaks, judge
 
+    sandboxed = sandbox_or_refuse(args)
     preload()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="edujax-selftest-") as tmp:
@@ -102,7 +145,8 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 
         def run(case):
             auto = case.assignment.autograder
-            return case, grade_submission(case.submission, auto, limits, points[auto])
+            return case, grade_submission(case.submission, auto, limits, points[auto],
+                                          sandboxed=sandboxed)
 
         with ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool:
             for case, result in pool.map(run, cases):
@@ -156,6 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--csv", type=Path, required=True)
     grade.add_argument("--keep", type=Path, default=None,
                        help="save each executed notebook (outputs and all) in this folder")
+    grade.add_argument("--feedback", type=Path, default=None,
+                       help="write each student's feedback (no hidden test's explanation) "
+                            "as <submission>.feedback.txt in this folder")
+    grade.add_argument("--canvas", type=Path, default=None,
+                       help="also write a Canvas gradebook import CSV here (needs --roster)")
+    grade.add_argument("--roster", type=Path, default=None,
+                       help="CSV with columns student, id, submission (and optionally "
+                            "sis_user_id, sis_login_id, section)")
+    grade.add_argument("--canvas-assignment", default=None,
+                       help="the assignment's column name in Canvas (default: its name)")
     _add_limits(grade)
     grade.set_defaults(run=cmd_grade)
 

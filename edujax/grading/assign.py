@@ -8,13 +8,15 @@ commands look for them:
     OUT/<name>/autograder.zip         what grading uses: every test, hidden ones included
     OUT/<name>/solution.ipynb         the reference solution, which selftest grades
 
-A master is one folder of notebooks/exercises/: ``<name>.py`` (percent format, see
+A master is one folder of course-kit/exercises/: ``<name>.py`` (percent format, see
 ``source.py``) or ``<name>.ipynb``, beside an optional ``wrong_answers.yml``.
 """
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -68,7 +70,30 @@ def assign_one(folder: Path, out: Path) -> Assignment:
         shutil.copy(dist / "student" / f"{name}.ipynb", target / "student" / f"{name}.ipynb")
         shutil.copy(next((dist / "autograder").glob("*.zip")), target / "autograder.zip")
         shutil.copy(dist / "autograder" / f"{name}.ipynb", target / "solution.ipynb")
+    add_setup(target / "autograder.zip", target / "student" / f"{name}.ipynb")
     return load_assignment(target)
+
+
+def setup_cells(student: Path) -> list[str]:
+    """The code cells of the student notebook that are the assignment's own: not an
+    answer cell, not a ``grader.check``, not otter's first cell."""
+    import nbformat
+
+    from edujax.grading.feedback import CHECK_CALL
+
+    nb = nbformat.read(student, as_version=4)
+    return [c.source for c in nb.cells
+            if c.cell_type == "code" and "otter_answer_cell" not in c.metadata.get("tags", [])
+            and not CHECK_CALL.search(c.source) and "otter.Notebook(" not in c.source]
+
+
+def add_setup(autograder: Path, student: Path) -> None:
+    """Save the setup cells into the autograder: the grader runs them itself, so that the
+    tests use the teacher's ``x``, whatever a submission did to its copy."""
+    from edujax.grading.trusted import SETUP_FILE
+
+    with zipfile.ZipFile(autograder, "a") as archive:
+        archive.writestr(SETUP_FILE, json.dumps(setup_cells(student)))
 
 
 def load_assignment(target: Path) -> Assignment:

@@ -21,7 +21,8 @@ class QuestionResult(NamedTuple):
     name: str
     score: float
     possible: float
-    feedback: str   # empty when every test case passed
+    feedback: str   # empty when every test case passed: what the student reads
+    details: str = ""  # the same with hidden tests' explanations: for the teacher only
 
 
 def case_feedback(message: str | None) -> str:
@@ -39,8 +40,20 @@ def case_feedback(message: str | None) -> str:
     return lines[-1].strip() if lines else "failed"
 
 
+SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
 def shorten(text: str, limit: int = MAX_FEEDBACK) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text``, or as many of its whole sentences as fit in ``limit`` characters, then " …".
+
+    A sentence cut in the middle can say the opposite of what it meant ("expected no"); so
+    the cut falls after a sentence, or, for one long sentence, between two words.
+    """
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in SENTENCE_END.finditer(text) if m.end() <= limit - 2]
+    cut = ends[-1] if ends else text.rfind(" ", 0, limit - 1)
+    return text[:cut if cut > 0 else limit - 2].rstrip() + " …"
 
 
 def question_result(test_file: Any) -> QuestionResult:

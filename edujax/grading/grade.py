@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import csv
 import os
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
+from edujax.grading.feedback import QuestionResult
 from edujax.grading.runner import (Limits, SubmissionResult, grade_submission, possible_points,
                                    preload)
 
@@ -42,8 +44,8 @@ def default_jobs() -> int:
 
 def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Limits(),
                jobs: int | None = None, keep: Path | None = None,
-               on_result: Callable[[SubmissionResult], None] | None = None
-               ) -> list[SubmissionResult]:
+               on_result: Callable[[SubmissionResult], None] | None = None,
+               sandboxed: bool = True) -> list[SubmissionResult]:
     """Grade every submission against one autograder; results in the order given.
 
     ``keep``: a folder for the executed notebooks (see ``grade_submission``)."""
@@ -51,7 +53,13 @@ def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Li
     points = possible_points(autograder)
 
     def grade(path: Path) -> SubmissionResult:
-        result = grade_submission(path, autograder, limits, points, keep)
+        try:
+            result = grade_submission(path, autograder, limits, points, keep, sandboxed)
+        except Exception as error:  # the batch survives anything one submission causes
+            result = SubmissionResult(str(path), [QuestionResult(n, 0.0, p, "not graded")
+                                                  for n, p in points.items()], "error",
+                                      f"grading failed: {type(error).__name__}: {error}"[:300],
+                                      sandboxed=sandboxed)
         if on_result is not None:
             on_result(result)
         return result
@@ -61,17 +69,43 @@ def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Li
 
 
 def write_csv(results: list[SubmissionResult], path: Path) -> None:
-    """One row per submission: scores per question, then the message and the feedback."""
+    """One row per submission, written atomically (a reader sees the old file or the
+    whole new one, never half): scores per question, what the notebook tried (``flags``),
+    whether it ran sandboxed, the message, the student's feedback and the teacher's
+    details (hidden tests' explanations: not for the student)."""
     questions = list(dict.fromkeys(q.name for r in results for q in r.questions))
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["submission", "status", "total", "possible", *questions,
-                         "message", "feedback"])
-        for r in results:
-            feedback = " | ".join(f"{q.name}: {q.feedback}" for q in r.questions if q.feedback)
-            writer.writerow([r.submission, r.status, _number(r.total), _number(r.possible),
-                             *(_number(r.score(name)) for name in questions),
-                             r.message, feedback])
+    rows = [["submission", "status", "total", "possible", *questions, "flags", "sandboxed",
+             "message", "feedback", "details"]]
+    for r in results:
+        feedback = " | ".join(f"{q.name}: {q.feedback}" for q in r.questions if q.feedback)
+        details = " | ".join(f"{q.name}: {q.details}" for q in r.questions if q.details)
+        rows.append([r.submission, r.status, _number(r.total), _number(r.possible),
+                     *(_number(r.score(name)) for name in questions), r.flags,
+                     "yes" if r.sandboxed else "NO (--no-sandbox)", r.message, feedback, details])
+    _write_rows_atomically(rows, Path(path))
+
+
+def write_feedback_files(results: list[SubmissionResult], folder: Path) -> None:
+    """``<submission>.feedback.txt`` per submission: what the student may read (scores,
+    public tests' explanations, hidden tests' messages; no hidden test's explanation)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in results:
+        lines = [f"{Path(r.submission).name}: {_number(r.total)}/{_number(r.possible)}"]
+        lines += [f"{q.name}: {_number(q.score)}/{_number(q.possible)}"
+                  + (f"  {q.feedback}" if q.feedback else "") for q in r.questions]
+        (folder / f"{Path(r.submission).stem}.feedback.txt").write_text(
+            "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _write_rows_atomically(rows: list[list[str]], path: Path) -> None:
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(handle, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows(rows)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _number(x: float) -> str:

@@ -60,6 +60,8 @@ def call(f: Any, *args: Any, seconds: float = DEFAULT_SECONDS, name: str = "your
                            "your code.")
     if not callable(f):
         raise GradingError(f"{name} should be a function, but it is a {type(f).__name__}.")
+    if getattr(f, "edujax_remote", False):  # a function of the sandboxed notebook
+        return f.call(args, kwargs, seconds, name)
     code = getattr(f, "__code__", None)
     if code is not None and code in _timed_out:  # why wait a second time for the same loop?
         raise TimeLimitExceeded(f"{name} did not finish within {seconds:g} s in an earlier "

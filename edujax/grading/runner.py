@@ -1,62 +1,57 @@
-"""Grade one submission, contained: whatever the notebook does, a score comes back.
+"""Grade one submission: whatever the notebook does, a score comes back, and a fair one.
 
-This is ``otter run`` (no Docker) with the walls a classroom needs. The layers, from
-the inside out:
+The layers, from the outside in:
 
-1. the tests call student code through ``edujax.grading.call``: a SIGALRM time limit
-   per call, and exceptions explained instead of crashing the test;
-2. the guard cell (``guard.py``) turns ``exit()`` into an error and writes each
-   question's result to a progress file as soon as it is known;
-3. the notebook runs with a time limit per cell (``cell_timeout``): a cell that runs
-   too long is interrupted, like pressing the stop button, and the next cell runs;
-4. the kernel runs inside operating system limits (``kernel.py``): memory, CPU time,
-   file size;
-5. the whole grading runs in a separate process with a wall-clock limit
-   (``timeout``): if it is exceeded, that process and the kernel are killed and the
-   questions already in the progress file keep their scores;
-6. after the run, the test files are compared with the autograder's: a notebook that
-   wrote to them scores 0 for every question, with a message saying so.
+1. a trusted process per submission (forked from a fork server that has imported the
+   grader once), under a wall-clock limit (``timeout``): past it, it is killed, and the
+   questions already graded keep their scores (the progress file is the trusted
+   process's own, out of the notebook's reach);
+2. in it, ``trusted.py`` runs the autograder's tests; the tests never enter the sandbox;
+3. the notebook's cells run in a sandbox (``sandbox.py``, bubblewrap: no network, no
+   files of the machine, its own processes and user id, rlimits, a memory watch over all
+   its processes), one request at a time over a pipe, each with a deadline
+   (``cell_timeout`` per cell); answers are plain data (``wire.py``);
+4. inside the sandbox, a cell that runs too long is interrupted (SIGALRM), like the stop
+   button, and the next cell runs; one that ignores the interrupt stops the notebook.
 
-One submission's fate never touches another: each gets its own temporary folder,
-process and kernel.
+One submission's fate never touches another's: each has its own trusted process, sandbox,
+and folder (``--no-sandbox`` runs the notebook as a plain process, and every row says so).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
-import pickle
-import re
 import shutil
 import signal
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from edujax.grading.feedback import (QuestionResult, cell_errors, question_result, shorten,
-                                     with_cell_error)
-from edujax.grading.guard import cell_source
+from edujax.grading.feedback import QuestionResult, shorten
 
-GRADING_KERNEL = "edujax-grading"
+MAX_NOTEBOOK_MB = 20
 
 
 class Limits(NamedTuple):
     timeout: float = 300.0       # seconds of wall clock for one whole submission
-    cell_timeout: float = 60.0   # seconds for one cell (student cell or test cell)
-    memory_mb: int = 2048        # address space of the kernel (RLIMIT_AS)
-    cpu_seconds: int = 600       # CPU time of the kernel (RLIMIT_CPU), the last resort
-    file_mb: int = 64            # largest file the kernel may write (RLIMIT_FSIZE)
+    cell_timeout: float = 60.0   # seconds for one cell
+    memory_mb: int = 2048        # memory of the notebook's processes (each, and together)
+    cpu_seconds: int = 600       # CPU time of one process (RLIMIT_CPU), the last resort
+    file_mb: int = 64            # largest file, and size of the sandbox's writable folder
+    processes: int = 64          # processes and threads of the sandbox
 
 
 class SubmissionResult(NamedTuple):
     submission: str
     questions: list[QuestionResult]
-    status: str        # "graded", or what went wrong: "timed out", "kernel died", "incomplete",
-                       # "tests modified", "not gradable", "wrong assignment", "error"
-    message: str = ""  # what happened, for the teacher and the student, when not "graded"
+    status: str        # "graded", or what went wrong: "timed out", "stopped", "not gradable",
+                       # "wrong assignment", "error"
+    message: str = ""  # what happened, for the teacher, when not "graded"
+    flags: str = ""    # what the notebook's code tried (flags.py), for the teacher
+    sandboxed: bool = True
+    peak_mb: float = 0.0   # the notebook's processes together, at their peak (sampled)
 
     @property
     def total(self) -> float:
@@ -71,40 +66,16 @@ class SubmissionResult(NamedTuple):
 
     def to_json(self) -> str:
         return json.dumps({"submission": self.submission, "status": self.status,
-                           "message": self.message,
+                           "message": self.message, "flags": self.flags,
+                           "sandboxed": self.sandboxed, "peak_mb": self.peak_mb,
                            "questions": [q._asdict() for q in self.questions]})
 
     @classmethod
     def from_json(cls, text: str) -> SubmissionResult:
         data = json.loads(text)
         return cls(data["submission"], [QuestionResult(**q) for q in data["questions"]],
-                   data["status"], data["message"])
-
-
-# ------------------------------------------------------------------ the autograder's tests
-def unpack_tests(autograder: Path, folder: Path) -> dict[str, str]:
-    """Extract the autograder's ``tests/`` into ``folder``; {file name: sha256}."""
-    hashes = {}
-    with zipfile.ZipFile(autograder) as archive:
-        for item in archive.namelist():
-            if item.startswith("tests/") and item.endswith(".py"):
-                data = archive.read(item)
-                target = folder / item
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-                target.chmod(0o444)  # read-only: a first, polite obstacle
-                hashes[item] = hashlib.sha256(data).hexdigest()
-    return hashes
-
-
-def changed_tests(folder: Path, hashes: dict[str, str]) -> list[str]:
-    """The test files that no longer match the autograder's."""
-    changed = []
-    for item, digest in hashes.items():
-        path = folder / item
-        if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
-            changed.append(item)
-    return changed
+                   data["status"], data["message"], data.get("flags", ""),
+                   data.get("sandboxed", True), float(data.get("peak_mb", 0.0)))
 
 
 def assignment_name(autograder: Path) -> str | None:
@@ -118,187 +89,65 @@ def assignment_name(autograder: Path) -> str | None:
 
 def possible_points(autograder: Path) -> dict[str, float]:
     """{question: points} from the autograder's test files, in question order."""
-    from otter.nbmeta_config import NBMetadataConfig
-    from otter.test_files import create_test_file
+    from edujax.grading.trusted import load_questions
 
-    with tempfile.TemporaryDirectory(prefix="edujax-points-") as tmp:
-        unpack_tests(autograder, Path(tmp))
-        files = sorted((Path(tmp) / "tests").glob("*.py"))
-        return {f.stem: float(create_test_file(str(f), NBMetadataConfig()).possible) for f in files}
+    return {q.name: q.possible for q in load_questions(autograder)}
 
 
-# ------------------------------------------------------------------ the kernel
-def write_kernelspec(folder: Path, limits: Limits, pidfile: Path) -> Path:
-    """A kernelspec "edujax-grading" in ``folder``: the EduJAX kernel inside ``limits``.
-
-    The kernel imports the same edujax as this grader (PYTHONPATH), and runs jit on the
-    reference interpreter: graded notebooks are small, and compiling with Numba would
-    only add seconds and memory to every submission.
-    """
-    import edujax
-
-    root = str(Path(edujax.__file__).resolve().parent.parent)
-    path = [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    spec = {
-        "argv": [sys.executable, "-m", "edujax.grading.kernel", "-f", "{connection_file}"],
-        "display_name": "EduJAX (grading)", "language": "python",
-        "env": {"PYTHONPATH": os.pathsep.join(path), "EDUJAX_BACKEND": "reference",
-                "EDUJAX_GRADING_MEMORY_MB": str(limits.memory_mb),
-                "EDUJAX_GRADING_CPU_SECONDS": str(limits.cpu_seconds),
-                "EDUJAX_GRADING_FILE_MB": str(limits.file_mb),
-                "EDUJAX_GRADING_PIDFILE": str(pidfile)},
-    }
-    spec_dir = folder / "kernels" / GRADING_KERNEL
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(json.dumps(spec))
-    return folder
-
-
-# ------------------------------------------------------------------ inside the child
-def _execute(nb: Any, workdir: Path, limits: Limits) -> Any:
-    """otter's grade_notebook, with a cell timeout that interrupts instead of aborting."""
+# ------------------------------------------------------------------ the trusted child
+def _read_submission(submission: Path) -> Any:
     import nbformat
-    from nbconvert.preprocessors import ExecutePreprocessor
-    from otter.execute.logging import start_server
-    from otter.execute.preprocessor import GradingPreprocessor
-    from traitlets.config import Config
 
-    results_path = workdir / "results.pkl"
-    config = Config()
-    gp_config = config.GradingPreprocessor
-    gp_config.cwd, gp_config.test_dir = str(workdir / "submission"), "./tests"
-    gp_config.tests_glob = sorted(f"./tests/{p.name}"
-                                  for p in (workdir / "submission" / "tests").glob("*.py"))
-    gp_config.results_path = str(results_path)
-    gp_config.force_python3_kernel = False  # keep our kernel
-    gp_config.seed = gp_config.seed_variable = None  # no per-cell seeding (traitlets' default is 0)
-    gp_config.otter_log = gp_config.variables = None
-    ep_config = config.ExecutePreprocessor
-    ep_config.allow_errors = True
-    ep_config.timeout = int(limits.cell_timeout)
-    ep_config.interrupt_on_timeout = True
-    ep_config.kernel_name = GRADING_KERNEL
-    # The kernel talks to us over Unix sockets, not TCP ports: jupyter_client picks a TCP
-    # port by binding it, letting it go and telling the kernel to take it, and in between
-    # another grader working in parallel (or any other process) may take it first; the
-    # kernel then dies at start. Socket files in this submission's own work folder (outside
-    # the student's folder) have no such race.
-    config.KernelManager.transport = "ipc"
-    config.KernelManager.ip = str(workdir / "kernel-ipc")
-    (host, port), stop_server = start_server()
-    gp_config.logging_server_host, gp_config.logging_server_port = host, port
-    try:
-        nb, _ = GradingPreprocessor(config=config).preprocess(nb)
-        ExecutePreprocessor(config=config).preprocess(nb, {"metadata": {"path": "."}})
-    finally:
-        stop_server()
-        # The executed notebook, outputs and all: what the teacher opens to see why.
-        nbformat.write(nb, workdir / "executed.ipynb")
-    with open(results_path, "rb") as f:
-        return pickle.load(f), nb
-
-
-def _failure(error: BaseException) -> tuple[str, str]:
-    """(status, message) for a run that ended without otter's results."""
-    if type(error).__name__ == "DeadKernelError":
-        return ("kernel died", "the notebook's kernel stopped (a crash, os.kill, or the memory "
-                "limit); questions checked before that keep their score")
-    if isinstance(error, FileNotFoundError):
-        return ("incomplete", "the notebook did not run to its end, so otter wrote no results; "
-                "questions checked before that keep their score")
-    return ("error", shorten(f"grading failed: {type(error).__name__}: {error}", 300))
-
-
-def _all_code(nb: Any) -> str:
-    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    if submission.is_symlink() or not submission.is_file():
+        raise ValueError("not a regular file")
+    if submission.stat().st_size > MAX_NOTEBOOK_MB * 1024 * 1024:
+        raise ValueError(f"larger than {MAX_NOTEBOOK_MB} MB")
+    nb = nbformat.reads(submission.read_text(encoding="utf-8", errors="replace"), as_version=4)
+    nbformat.validate(nb)
+    return nb
 
 
 def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: Limits,
-                    points: dict[str, float]) -> None:
-    """Runs in the child process; writes result.json into ``workdir``."""
+                    points: dict[str, float], sandboxed: bool) -> None:
+    """Runs in the trusted child process; writes result.json into ``workdir``."""
     os.setsid()  # our own process group, so the parent can stop all of it
     log = os.open(workdir / "grader.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    import nbformat
+    from edujax.grading.flags import notebook_flags
+    from edujax.grading.session import grade_notebook
 
-    folder = workdir / "submission"
-    hashes = unpack_tests(autograder, folder)
-    os.environ["JUPYTER_PATH"] = str(write_kernelspec(workdir / "jupyter", limits,
-                                                      workdir / "kernel.pid"))
-    os.chdir(folder)
+    def write(result: SubmissionResult) -> None:
+        (workdir / "result.json").write_text(result.to_json())
+
     try:
-        nb = nbformat.read(submission, as_version=4)
-        nbformat.validate(nb)
+        nb = _read_submission(submission)
     except Exception as error:
-        _write_result(workdir, SubmissionResult(
-            str(submission), _partial(workdir, points), "not gradable",
-            shorten(f"not a readable notebook: {error}", 300)))
+        write(SubmissionResult(str(submission), _partial(workdir, points), "not gradable",
+                               "not a readable notebook "
+                               f"({type(error).__name__}; open it in Jupyter to see why)",
+                               sandboxed=sandboxed))
         return
+    flags = notebook_flags(nb)
     expected, found = assignment_name(autograder), nb.metadata.get("otter", {}).get(
         "assignment_name")
     if expected and found and expected != found:
-        _write_result(workdir, SubmissionResult(
-            str(submission), _partial(workdir, points), "wrong assignment",
-            f"this notebook belongs to assignment {found!r}, not {expected!r}"))
+        write(SubmissionResult(str(submission), _partial(workdir, points), "wrong assignment",
+                               f"this notebook belongs to assignment {found!r}, not {expected!r}",
+                               flags, sandboxed))
         return
-    # otter's first cell opens the notebook by name (grader = otter.Notebook("hw.ipynb")):
-    # put the submission there under that name, whatever the student called the file.
-    opened = re.search(r'otter\.Notebook\("([^"/]+)"\)', _all_code(nb))
-    shutil.copy(submission, folder / (opened.group(1) if opened else submission.name))
-    nb.metadata["kernelspec"] = {"name": GRADING_KERNEL, "language": "python",
-                                 "display_name": "EduJAX (grading)"}
-    nb.cells.insert(0, nbformat.v4.new_code_cell(cell_source(str(workdir / "progress.jsonl"))))
-    try:
-        results, executed = _execute(nb, workdir, limits)
-        errors = cell_errors(executed)
-        questions = [with_cell_error(question_result(tf), errors.get(tf.name))
-                     for tf in results.results.values()]
-        status, message = "graded", ""
-    except Exception as error:
-        questions = _partial(workdir, points)
-        status, message = _failure(error)
-    changed = changed_tests(folder, hashes)
-    if changed:
-        questions = [q._replace(score=0.0, feedback="not graded: the tests were modified")
-                     for q in questions]
-        status = "tests modified"
-        message = (f"the notebook changed the test files {', '.join(changed)}: every question "
-                   "scores 0")
-    _write_result(workdir, SubmissionResult(str(submission), questions, status, message))
-
-
-def _write_result(workdir: Path, result: SubmissionResult) -> None:
-    (workdir / "result.json").write_text(result.to_json())
+    questions, status, message, peak = grade_notebook(nb, autograder, limits, workdir, sandboxed)
+    write(SubmissionResult(str(submission), questions, status, message, flags, sandboxed, peak))
 
 
 # ------------------------------------------------------------------ in the parent
-def _ours(pid: int) -> bool:
-    """Is ``pid`` still our grading kernel, or gone? (Never signal a recycled pid.)"""
+def _kill(process: multiprocessing.Process) -> None:
+    """Stop the trusted child's process group; its sandbox dies with it (bwrap's
+    --die-with-parent, and the sandbox's PID namespace takes every process inside)."""
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"edujax.grading.kernel" in f.read()
-    except FileNotFoundError:
-        return True  # exited (or no /proc): its process group may still hold its children
+        os.killpg(process.pid, signal.SIGKILL)
     except OSError:
-        return False
-
-
-def _kill(workdir: Path, process: multiprocessing.Process) -> None:
-    """Stop the child's process group, and the kernel's: the kernel leads a session of its
-    own (jupyter_client starts it so), with whatever the notebook started under it."""
-    groups = [process.pid]
-    try:
-        kernel = int((workdir / "kernel.pid").read_text())
-        if _ours(kernel):
-            groups.append(kernel)
-    except (OSError, ValueError):
-        pass
-    for group in groups:
-        try:
-            os.killpg(group, signal.SIGKILL)
-        except OSError:
-            pass  # already gone
+        pass  # already gone
     process.join(5)
 
 
@@ -328,9 +177,8 @@ def _log_tail(workdir: Path, limit: int = 300) -> str:
 
 # What every grading process needs; the fork server imports it once (about 4 s), and each
 # submission's process starts as a fork of that server, with all of it already loaded.
-PRELOAD = ["edujax", "edujax.grading.runner", "nbformat", "nbconvert.preprocessors",
-           "nbclient", "jupyter_client", "traitlets.config", "otter.execute",
-           "otter.execute.logging", "otter.execute.preprocessor", "otter.test_files"]
+PRELOAD = ["edujax", "edujax.grading", "edujax.grading.runner", "edujax.grading.session",
+           "nbformat", "otter.test_files", "otter.nbmeta_config"]
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -354,7 +202,7 @@ def _noop() -> None:
 
 def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits(),
                      points: dict[str, float] | None = None,
-                     keep: Path | None = None) -> SubmissionResult:
+                     keep: Path | None = None, sandboxed: bool = True) -> SubmissionResult:
     """Grade one notebook against one autograder zip. Never raises, never hangs.
 
     ``points`` ({question: possible}, from ``possible_points``) lets a batch read the
@@ -362,32 +210,36 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
     ``keep``: a folder where the executed notebook (outputs and all) is saved as
     ``<submission>.executed.ipynb``, for the teacher who wants to see what happened.
     """
-    submission, autograder = Path(submission).resolve(), Path(autograder).resolve()
+    # not resolved: a submission that is a link is refused, not followed
+    submission, autograder = Path(submission).absolute(), Path(autograder).resolve()
     points = points if points is not None else possible_points(autograder)
     context = _context()
     with tempfile.TemporaryDirectory(prefix="edujax-grade-") as tmp:
         workdir = Path(tmp)
         process = context.Process(target=_grade_in_child,
-                                  args=(submission, autograder, workdir, limits, points))
+                                  args=(submission, autograder, workdir, limits, points,
+                                        sandboxed))
         process.start()
         process.join(limits.timeout)
         timed_out = process.is_alive()
-        _kill(workdir, process)  # also what the notebook left running after a normal finish
+        _kill(process)  # also what the notebook left running after a normal finish
         if keep is not None and (workdir / "executed.ipynb").exists():
             keep.mkdir(parents=True, exist_ok=True)
             shutil.copy(workdir / "executed.ipynb", keep / f"{submission.stem}.executed.ipynb")
         if (workdir / "result.json").exists():
             result = SubmissionResult.from_json((workdir / "result.json").read_text())
-            return _fill_missing(result, points)
+            return _fill_missing(result, points)._replace(submission=str(submission),
+                                                          sandboxed=sandboxed)
         questions = _partial(workdir, points)
         if timed_out:
             return SubmissionResult(str(submission), questions, "timed out",
                                     f"grading took longer than {limits.timeout:g} s and was "
-                                    "stopped; questions checked before that keep their score")
+                                    "stopped; questions checked before that keep their score",
+                                    sandboxed=sandboxed)
         return SubmissionResult(str(submission), questions, "error",
                                 "the grader stopped before the end "
                                 f"({_log_tail(workdir) or 'no message'}); questions checked "
-                                "before that keep their score")
+                                "before that keep their score", sandboxed=sandboxed)
 
 
 def _fill_missing(result: SubmissionResult, points: dict[str, float]) -> SubmissionResult:

@@ -100,8 +100,8 @@ def judge(case: Case, result: SubmissionResult) -> list[str]:
             want = case.scores.get(q.name, case.scores.get("*", q.possible))
         if abs(q.score - want) > 1e-9:
             problems.append(f"{q.name} scored {q.score:g}, expected {want:g}"
-                            + (f" ({q.feedback})" if q.feedback else ""))
-    feedback = " ".join(q.feedback for q in result.questions)
+                            + (f" ({q.details or q.feedback})" if q.feedback else ""))
+    feedback = " ".join(f"{q.feedback} {q.details}" for q in result.questions)
     problems += [f"feedback lacks {phrase!r}" for phrase in case.feedback
                  if phrase not in feedback]
     return problems

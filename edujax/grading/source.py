@@ -1,7 +1,7 @@
 """Master notebooks kept as text: jupytext's "percent" format, read without jupytext.
 
 A notebook file is JSON with outputs and metadata mixed in: hard to review in a pull
-request, easy to break by hand. So the masters in notebooks/exercises/ are ``.py`` files
+request, easy to break by hand. So the masters in course-kit/exercises/ are ``.py`` files
 in the *percent* format that jupytext, VS Code, Spyder and PyCharm understand:
 
     # %% [markdown]           a Markdown cell; each line starts with "# "

@@ -45,5 +45,13 @@ class Verdict(NamedTuple):
 PASSED = Verdict(True)
 
 
+def reported(data: object) -> Verdict:
+    """A verdict the sandbox reported as plain data ``[passed, explanation]``: anything
+    else, or a ``passed`` that is not exactly ``True``, is a failure."""
+    if isinstance(data, (list, tuple)) and len(data) == 2 and isinstance(data[1], str):
+        return Verdict(data[0] is True, data[1][:1000])
+    return Verdict(False, "the check could not be run on your function")
+
+
 def failed(explanation: str) -> Verdict:
     return Verdict(False, explanation)

@@ -4,9 +4,10 @@ Reverse mode is not a separate "tape". As in JAX it is three steps:
 
 1. **JVP**: run the function on ``JVPTracer``s carrying (primal, tangent) pairs.
    Each primitive's JVP rule says how tangents flow (``jvp_rules``).
-2. **Partial evaluation** (``linearize``): run the JVP with the primals *known*
-   and the tangents *unknown*. Known work (the primal computation and the
-   coefficients such as ``cos(x)``) happens right away, in the enclosing trace;
+2. **Partial evaluation** (``linearize_flat``): run the JVP with the primals *known*
+   and the tangents *unknown* (under ``partial_eval.PartialEvalTrace``). Known work
+   (the primal computation and the coefficients such as ``cos(x)``) happens right
+   away, in the enclosing trace;
    unknown work (everything touching a tangent) is recorded into a jaxpr. That
    jaxpr is linear in the tangents.
 3. **Transposition** (``backward_pass``): walk the linear jaxpr backwards,
@@ -25,8 +26,7 @@ from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
 from edujax.interpreters import partial_eval as pe
-from edujax.interpreters.partial_eval import (DynamicJaxprTrace, DynamicJaxprTracer, dce_jaxpr,
-                                              trace_to_jaxpr)
+from edujax.interpreters.partial_eval import (PartialEvalTrace, dce_jaxpr, trace_to_jaxpr)
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 
 # Rule tables, filled in by the primitive modules (edujax/lax/*):
@@ -35,9 +35,6 @@ from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 #       where each linear input arrives as an ``UndefinedPrimal``.
 jvp_rules: dict[Primitive, Callable] = {}
 transpose_rules: dict[Primitive, Callable] = {}
-#   partial_eval_rules[p](trace, *args, **params): how a primitive that carries a jaxpr
-#       (jit, ...) meets a mix of known and unknown inputs while linearizing.
-partial_eval_rules: dict[Primitive, Callable] = {}
 # JAX's names for the first two tables (custom primitives register their rules there).
 primitive_jvps, primitive_transposes = jvp_rules, transpose_rules
 
@@ -226,12 +223,12 @@ class JVPTrace(core.Trace):
 
     def _run_rule(self, prim, rule, primals, tangents, params):
         """Run a JVP rule, noting (for partial evaluation) that it runs. JAX linearizes
-        the primitives of LINEARIZED with rules of their own; for every other one its
+        the primitives of ``linearized_directly`` with rules of their own; for every other its
         linearization runs the JVP rule under a JaxprTrace (fallback_linearize_rule), which
         hands an equation to its partial-evaluation rule even when all its inputs are
         known: a known scan inside a JVP rule (random_gamma's lax.map) then gets its loop
         invariants hoisted and its body pruned, as a split scan would."""
-        if prim.name in LINEARIZED:
+        if prim in linearized_directly:
             return rule(primals, tangents, **params)
         # Linearizing directly, the rule's known work lands in the PartialEvalTrace: tell it.
         # Inside a jit's JVP jaxpr, the equations the rule stages are noted instead.
@@ -250,12 +247,12 @@ class JVPTrace(core.Trace):
         return getattr(self.parent, "origin_message", lambda t: "")(tracer)
 
 
-# The primitives JAX linearizes with a rule of their own (ad.primitive_linearizations), and
-# those its JaxprTrace gives to their partial-evaluation rule even when all inputs are known
-# (pe.custom_partial_eval_rules; there, broadcast_in_dim's rule then does nothing, and
-# remat2's is left out here: no recorded program shows what it does with known inputs).
-LINEARIZED = {"jit", "cond", "scan", "sin", "reduce_or"}
-SPLIT_EVEN_IF_KNOWN = {"jit", "cond", "scan", "while"}
+# A property of a primitive that changes nothing but the jaxpr that gets printed, set in
+# the primitive's own block (``ad.linearized_directly.add(sin_p)``); skip it on a first
+# reading. JAX linearizes these primitives with a rule of their own
+# (ad.primitive_linearizations), so their JVP rule's work is not noted as a JVP rule's
+# (see JVPTrace._run_rule; partial_eval.split_even_if_known is its counterpart).
+linearized_directly: set[Primitive] = set()
 
 
 def jvp_flat(fun: Callable, primals: list, tangents: list) -> tuple[list, list]:
@@ -269,50 +266,7 @@ def jvp_flat(fun: Callable, primals: list, tangents: list) -> tuple[list, list]:
 
 
 # ------------------------------------------------------------------ linearize
-class PartialEvalTrace(core.Trace):
-    """Known values compute in the parent trace; unknown ones are staged into a jaxpr.
-
-    A *known* value is simply a value of the parent trace (a concrete Array, or a
-    tracer of an enclosing make_jaxpr). An *unknown* value is a tracer of the
-    internal staging trace. An equation with any unknown input is recorded; its
-    known inputs become the jaxpr's constants: the *residuals* that the linear
-    (backward) computation needs.
-    """
-
-    def __init__(self, parent: core.Trace, residuals_last: bool = False):
-        self.parent = parent
-        self.staging = DynamicJaxprTrace()
-        # Where an unknown jit takes its residuals. JAX has two tracers for this work:
-        # linearize's (LinearizeTrace: a jit's linear part takes its residuals first,
-        # pjit's _pjit_linearize) and the one that splits the jaxpr of a scan, cond or
-        # while (JaxprTrace, pe.partial_eval_jaxpr_nounits: residuals last,
-        # _pjit_partial_eval). partial_eval_jaxpr.py makes the second kind.
-        self.residuals_last = residuals_last
-        # > 0 while a JVP rule runs over this trace, or a jaxpr's equation staged inside one
-        # is evaluated here (see JVPTrace._run_rule)
-        self.in_jvp_rule = 0
-
-    def new_unknown(self, aval: ShapedArray) -> DynamicJaxprTracer:
-        return self.staging.new_arg(aval)
-
-    def is_unknown(self, x: Any) -> bool:
-        return (isinstance(x, DynamicJaxprTracer) and x._trace is self.staging
-                and x._literal is None)  # a literal is a known constant
-
-    def process_primitive(self, prim, args, params):
-        if any(self.is_unknown(a) for a in args) or (self.in_jvp_rule
-                                                     and prim.name in SPLIT_EVEN_IF_KNOWN):
-            rule = partial_eval_rules.get(prim)
-            if rule is not None:
-                return rule(self, *args, **params)
-            return self.staging.process_primitive(prim, args, params)
-        with core.set_current_trace(self.parent):
-            return prim.bind(*args, **params)
-
-    def origin_message(self, tracer: Tracer) -> str:
-        return getattr(self.parent, "origin_message", lambda t: "")(tracer)
-
-
+# (the known/unknown evaluator it runs the JVP under is partial_eval.PartialEvalTrace)
 def linearize_flat(fun: Callable, primals: list) -> tuple[list, ClosedJaxpr, list]:
     """Evaluate ``fun`` at ``primals`` and record its linear tangent map as a jaxpr.
 

@@ -11,8 +11,10 @@ Anything that is not one of this trace's tracers is a constant: a scalar
 becomes an inline ``Literal``, anything bigger becomes a ``constvar`` whose
 value travels beside the jaxpr in a ``ClosedJaxpr``.
 
-NB: JAX's partial_eval.py also holds the known/unknown partial evaluator used
-by reverse-mode autodiff; edujax adds that here when grad arrives.
+The second half of the file is the known/unknown evaluator reverse mode runs the JVP
+under (``PartialEvalTrace``, what JAX's partial_eval.py calls the JaxprTrace): known
+values compute at once, unknown ones are staged with this file's staging trace.
+``partial_eval_jaxpr.py`` is its sibling: the same evaluator applied to a whole jaxpr.
 """
 from __future__ import annotations
 
@@ -149,7 +151,7 @@ def _literal_value(x: Any) -> Any:
 # How many JVP rules are running that JAX would run under its JaxprTrace when linearizing
 # (ad.JVPTrace counts them), and the equations staged meanwhile, by their first output.
 # Partial evaluation of a jaxpr gives those equations to their partial-evaluation rule even
-# when all their inputs are known, as JAX's JaxprTrace does (see ad.PartialEvalTrace).
+# when all their inputs are known, as JAX's JaxprTrace does (see PartialEvalTrace, below).
 IN_JVP_RULE = [0]
 STAGED_IN_JVP_RULE: weakref.WeakSet = weakref.WeakSet()
 
@@ -351,3 +353,58 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: list[bool],
     outvars = [v for v, u in zip(jaxpr.outvars, used_outputs) if u]
     return Jaxpr(jaxpr.constvars, invars, outvars, kept[::-1], jaxpr.debug_info), used_inputs
 
+
+# ------------------------------------------------------------------ known and unknown
+# partial_eval_rules[p](trace, *args, **params): how a primitive that carries a jaxpr
+#     (jit, ...) meets a mix of known and unknown inputs while linearizing.
+partial_eval_rules: dict[Primitive, Callable] = {}
+# A property of a primitive that changes nothing but the jaxpr that gets printed, set in the
+# primitive's own block; skip it on a first reading. JAX's JaxprTrace gives these
+# primitives to their partial-evaluation rule even when all inputs are known
+# (pe.custom_partial_eval_rules; there, broadcast_in_dim's rule then does nothing, and
+# remat2's is left out here: no recorded program shows what it does with known inputs).
+split_even_if_known: set[Primitive] = set()
+
+
+class PartialEvalTrace(core.Trace):
+    """Known values compute in the parent trace; unknown ones are staged into a jaxpr.
+
+    A *known* value is simply a value of the parent trace (a concrete Array, or a
+    tracer of an enclosing make_jaxpr). An *unknown* value is a tracer of the
+    internal staging trace. An equation with any unknown input is recorded; its
+    known inputs become the jaxpr's constants: the *residuals* that the linear
+    (backward) computation needs.
+    """
+
+    def __init__(self, parent: core.Trace, residuals_last: bool = False):
+        self.parent = parent
+        self.staging = DynamicJaxprTrace()
+        # Where an unknown jit takes its residuals. JAX has two tracers for this work:
+        # linearize's (LinearizeTrace: a jit's linear part takes its residuals first,
+        # pjit's _pjit_linearize) and the one that splits the jaxpr of a scan, cond or
+        # while (JaxprTrace, pe.partial_eval_jaxpr_nounits: residuals last,
+        # _pjit_partial_eval). partial_eval_jaxpr.py makes the second kind.
+        self.residuals_last = residuals_last
+        # > 0 while a JVP rule runs over this trace, or a jaxpr's equation staged inside one
+        # is evaluated here (see JVPTrace._run_rule)
+        self.in_jvp_rule = 0
+
+    def new_unknown(self, aval: ShapedArray) -> DynamicJaxprTracer:
+        return self.staging.new_arg(aval)
+
+    def is_unknown(self, x: Any) -> bool:
+        return (isinstance(x, DynamicJaxprTracer) and x._trace is self.staging
+                and x._literal is None)  # a literal is a known constant
+
+    def process_primitive(self, prim, args, params):
+        if any(self.is_unknown(a) for a in args) or (self.in_jvp_rule
+                                                     and prim in split_even_if_known):
+            rule = partial_eval_rules.get(prim)
+            if rule is not None:
+                return rule(self, *args, **params)
+            return self.staging.process_primitive(prim, args, params)
+        with core.set_current_trace(self.parent):
+            return prim.bind(*args, **params)
+
+    def origin_message(self, tracer: Tracer) -> str:
+        return getattr(self.parent, "origin_message", lambda t: "")(tracer)

@@ -28,8 +28,7 @@ import numpy as np
 
 from edujax import core
 from edujax.core import ShapedArray, Tracer
-from edujax.interpreters.ad import PartialEvalTrace
-from edujax.interpreters.partial_eval import STAGED_IN_JVP_RULE, trace_to_jaxpr
+from edujax.interpreters.partial_eval import STAGED_IN_JVP_RULE, PartialEvalTrace, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 
 
@@ -75,7 +74,7 @@ def partial_eval_jaxpr(closed: ClosedJaxpr, unknowns: Sequence[bool],
     is a literal ``0.0``, so zero literals are the ones treated so.
 
     ``residuals_last``: where a jit of ``closed`` that is split in two takes its residuals
-    (see ad.PartialEvalTrace): last, as in JAX's partial_eval_jaxpr_nounits, which splits
+    (see partial_eval.PartialEvalTrace): last, as in JAX's partial_eval_jaxpr_nounits, which splits
     the jaxprs of scan, cond and while; a jit's own body, split while linearizing, keeps
     the convention of the trace that split the jit.
     """

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from edujax.api_util import flatten_fun
 from edujax import core, dtypes, nan_checks
 from edujax.api import clear_trace_cache, shaped_abstractify
 from edujax.array import Array
@@ -218,10 +219,11 @@ class JitWrapped:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if config._values["jax_disable_jit"]:  # see disable_jit: run the Python function
             return self._fun(*args, **kwargs)
-        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+        top_level = core.at_top_level()
+        if nan_checks.CHECKING and top_level:
             return self._call_checking_nans(args, kwargs)
         flat_key = None
-        if not kwargs and not self._static_argnums and core._state.trace is core.eval_trace:
+        if not kwargs and not self._static_argnums and top_level:
             flat_key = _flat_key(args)
             if flat_key is not None:
                 cache = self._cache
@@ -230,10 +232,10 @@ class JitWrapped:
                     cache.count_hit(entry)
                     cache.entries.move_to_end(entry.key)  # keep the LRU order true
                     return self._run(entry, [a._value for a in args])
-        if self._inline and core._state.trace is not core.eval_trace:
+        if self._inline and not top_level:
             return self._call_inline(args, kwargs)
         call = _Call(self, args, kwargs)
-        if core._state.trace is not core.eval_trace:
+        if not top_level:
             return self._call_traced(call)
         entry = self._entry(call)
         if flat_key is not None and entry.cacheable:
@@ -295,12 +297,8 @@ class JitWrapped:
         return entry
 
     def _trace(self, call: _Call, key: SignatureKey, arg_names: tuple[str, ...]) -> CacheEntry:
-        def flat_fun(*tracers):
-            dyn_args, dyn_kwargs = tree_unflatten(call.in_tree, list(tracers))
-            out = self._fun(*self._merge_static(dyn_args, call), **dyn_kwargs,
-                            **call.static_kwargs)
-            return tree_flatten(out)
-
+        flat_fun = flatten_fun(lambda *args, **kwargs: self._fun(
+            *self._merge_static(args, call), **kwargs, **call.static_kwargs), call.in_tree)
         info = DebugInfo("jit", self._name, func_source(self._fun), arg_names)
         start = time.perf_counter()
         avals = [shaped_abstractify(x) for x in call.leaves]

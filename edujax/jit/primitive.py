@@ -15,6 +15,7 @@ from edujax import core, inner_jit, nan_checks
 from edujax.backends import get_backend
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import dce_jaxpr, dce_rules, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var, run_jaxpr
@@ -143,7 +144,7 @@ def _jit_jvp(primals, tangents, *, jaxpr, name, **params):
 # * an *unknown* jit, staged into the linear jaxpr: from the residuals and then the unknown
 #   inputs, the unknown outputs. Its transpose (below) is what grad runs backwards. (In
 #   the body of a scan, cond or while, split by partial_eval_jaxpr, the residuals come
-#   last instead, as in JAX: see ad.PartialEvalTrace.)
+#   last instead, as in JAX: see pe.PartialEvalTrace.)
 
 def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     unknowns = [trace.is_unknown(x) for x in args]
@@ -338,8 +339,21 @@ def _transpose_jaxpr(closed: ClosedJaxpr, linear: tuple, cts_nonzero: tuple,
 
 
 ad.jvp_rules[jit_p] = _jit_jvp
-ad.partial_eval_rules[jit_p] = _jit_partial_eval
+pe.partial_eval_rules[jit_p] = _jit_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py, partial_eval.py):
+ad.linearized_directly.add(jit_p)
+pe.split_even_if_known.add(jit_p)
 ad.transpose_rules[jit_p] = _jit_transpose
+
+
+def _jit_nan_check(args: Any, params: dict, outs: list) -> None:
+    """An eager call of a jitted body is checked like a compiled call: if its outputs hold
+    a NaN, its jaxpr runs again op by op to find the operation (nan_checks.py)."""
+    closed = params["jaxpr"]
+    nan_checks.check_jit_call(params["name"], outs, lambda: closed.call(*args), closed)
+
+
+core.nan_check_rules[jit_p] = _jit_nan_check
 
 
 # ---------------------------------------------------------------------- dead-code elimination

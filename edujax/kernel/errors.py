@@ -18,18 +18,29 @@ import sys
 import warnings
 from typing import Any
 
+from IPython.core.error import UsageError
 from IPython.display import display
 
-from edujax.kernel.hints import hint_for
+from edujax.kernel.hints import hint_for, localized_message
 from edujax.kernel.tracebacks import filter_traceback, hidden_frames_note
+
+
+def localize(error: BaseException) -> None:
+    """Put the one-line hint of an edujax error message in the notebook's language (the
+    message is the exception's only argument; anything else is left alone)."""
+    if len(error.args) == 1 and isinstance(error.args[0], str):
+        error.args = (localized_message(error.args[0]),)
 
 
 def show_error(shell: Any, etype: type, value: BaseException, tb: Any,
                tb_offset: int | None = None) -> None:
     """IPython's custom exception handler (see ``set_custom_exc``)."""
     tb, hidden = filter_traceback(tb)
+    localize(value)
     shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
-    if hidden:
+    # A UsageError (a magic given nonsense) is shown as one line, without any frames, so
+    # there is nothing to say about hidden ones.
+    if hidden and not issubclass(etype, UsageError):
         print(hidden_frames_note(hidden), file=sys.stderr)
     hint = hint_for(value)
     if hint is not None:

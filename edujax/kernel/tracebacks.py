@@ -14,6 +14,7 @@ import os
 import types
 
 from edujax.config import config
+from edujax.language import Text
 
 # The edujax package folder: this file is edujax/kernel/tracebacks.py.
 EDUJAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -46,6 +47,12 @@ def filter_traceback(tb: types.TracebackType | None
     return new_tb, len(frames) - len(kept)
 
 
+HIDDEN_FRAMES = Text(
+    "({count} frame{s} inside edujax hidden; "
+    "jax.config.update(\"jax_traceback_filtering\", \"off\") shows them)",
+    "(edujax 내부 프레임 {count}개 숨김; "
+    "jax.config.update(\"jax_traceback_filtering\", \"off\")로 모두 볼 수 있습니다)")
+
+
 def hidden_frames_note(count: int) -> str:
-    return (f"({count} frame{'s' if count != 1 else ''} inside edujax hidden; "
-            "jax.config.update(\"jax_traceback_filtering\", \"off\") shows them)")
+    return HIDDEN_FRAMES.format(count=count, s="s" if count != 1 else "")

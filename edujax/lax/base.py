@@ -280,7 +280,7 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         return operand  # the common case, checked first: nothing to do
     new_dtype = np.dtype(new_dtype)
     if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
-        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+        if nan_checks.CHECKING and core.at_top_level():
             # JAX binds convert_element_type here, and checks its output
             nan_checks.check_constant([operand])
         if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
@@ -313,7 +313,7 @@ def asarray(x: Any) -> Any:
     plain value so that it is inlined into the jaxpr as a literal (as JAX does)."""
     if _is_array(x):
         return x
-    if core._state.trace is core.eval_trace:
+    if core.at_top_level():
         dtype, weak = dtypes.dtype_and_weak(x)
         return Array(np.asarray(x, dtype), weak)
     return x
@@ -400,7 +400,7 @@ def _fill_value(fill_value: Any, dtype: Any, weak: bool) -> Any:
     """The scalar ``full`` broadcasts. While tracing, the cast is bound, so the staging trace
     folds it into a literal tracer, as in JAX: ``full((), 1.0)`` is then a tracer (an Array)
     that passes through ``broadcast_in_dim`` to shape () untouched, as grad's seed does."""
-    if core._state.trace is core.eval_trace or isinstance(fill_value, (Array, core.Tracer)):
+    if core.at_top_level() or isinstance(fill_value, (Array, core.Tracer)):
         return _convert_element_type(fill_value, dtype, weak)
     if type(fill_value) not in dtypes.python_scalar_types:
         fill_value = np.asarray(fill_value)[()]

@@ -119,6 +119,7 @@ reduce_and_p = reduction("reduce_and", _bitwise_reduce(np.bitwise_and), BOOL_OR_
 ad.defjvp_zero(reduce_and_p)
 reduce_or_p = reduction("reduce_or", _bitwise_reduce(np.bitwise_or), BOOL_OR_INT)
 ad.defjvp_zero(reduce_or_p)
+ad.linearized_directly.add(reduce_or_p)  # (only the printed jaxpr: see ad.py)
 reduce_xor_p = reduction("reduce_xor", _bitwise_reduce(np.bitwise_xor), BOOL_OR_INT)
 ad.defjvp_zero(reduce_xor_p)
 

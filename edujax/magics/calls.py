@@ -13,6 +13,8 @@ import ast
 import linecache
 from typing import Any, Callable, NamedTuple
 
+from edujax.language import Text
+
 
 class NotACall(ValueError):
     """The magic's expression is empty, not Python, or not a call ``f(...)``."""
@@ -29,17 +31,27 @@ def _pack(*args: Any, **kwargs: Any) -> tuple[tuple, dict]:
     return args, kwargs
 
 
+NO_CALL = Text("no call given", "호출이 없습니다")
+NOT_PYTHON = Text("{source!r} is not a Python expression ({msg})",
+                  "{source!r}은(는) 파이썬 식이 아닙니다 ({msg})")
+NOT_A_CALL = Text("{source!r} is not a function call", "{source!r}은(는) 함수 호출이 아닙니다")
+CELL_NOT_PYTHON = Text("the cell is not valid Python ({msg}, line {line})",
+                       "셀이 올바른 파이썬이 아닙니다 ({msg}, {line}번째 줄)")
+LAST_NOT_A_CALL = Text("the cell's last statement must be the call to look at",
+                       "셀의 마지막 문장은 들여다볼 함수 호출이어야 합니다")
+
+
 def parse_call(source: str) -> ast.Call:
     """The ``ast.Call`` node of ``source``, or :class:`NotACall` saying what is wrong."""
     source = source.strip()
     if not source:
-        raise NotACall("no call given")
+        raise NotACall(str(NO_CALL))
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as e:
-        raise NotACall(f"{source!r} is not a Python expression ({e.msg})") from None
+        raise NotACall(NOT_PYTHON.format(source=source, msg=e.msg)) from None
     if not isinstance(tree.body, ast.Call):
-        raise NotACall(f"{source!r} is not a function call")
+        raise NotACall(NOT_A_CALL.format(source=source))
     return tree.body
 
 
@@ -77,9 +89,9 @@ def split_cell(cell: str) -> tuple[str, str]:
     try:
         tree = ast.parse(cell)
     except SyntaxError as e:
-        raise NotACall(f"the cell is not valid Python ({e.msg}, line {e.lineno})") from None
+        raise NotACall(CELL_NOT_PYTHON.format(msg=e.msg, line=e.lineno)) from None
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
-        raise NotACall("the cell's last statement must be the call to look at")
+        raise NotACall(str(LAST_NOT_A_CALL))
     last = tree.body[-1]
     lines = cell.splitlines()
     setup = "\n".join(lines[:last.lineno - 1])

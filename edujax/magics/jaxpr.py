@@ -50,7 +50,7 @@ def jaxpr_magic(shell: Any, line: str, cell: str | None = None) -> Any:
     call = evaluate_call(source, shell.user_ns, "%jaxpr")
     closed = make_jaxpr(call.callee, static_argnums=opts.static)(*call.args, **call.kwargs)
     if opts.graph:
-        display(viz.graph(closed))
+        display(viz.graph(closed, title=call.source))
     elif opts.compiled:
         compiled = jit(call.callee, static_argnums=opts.static).lower(
             *call.args, **call.kwargs).compile()

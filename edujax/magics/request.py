@@ -4,7 +4,11 @@ from __future__ import annotations
 import argparse
 
 from edujax.magics.calls import NotACall, parse_call, run_setup, split_cell
+from edujax.language import Text
 from edujax.magics.options import MagicParser
+
+CALL_AFTER_CELL_MAGIC = Text("put the call in the cell, not after %{magic}: {source!r}",
+                             "호출은 %{magic} 뒤가 아니라 셀 안에 쓰세요: {source!r}")
 
 
 def read_request(parser: MagicParser, tokens: list[str], source: str, cell: str | None,
@@ -19,8 +23,7 @@ def read_request(parser: MagicParser, tokens: list[str], source: str, cell: str 
     opts = parser.parse_args(tokens)
     if cell is not None:
         if source:
-            raise parser.usage_error(f"put the call in the cell, not after %{magic}: "
-                                     f"{source!r}")
+            raise parser.usage_error(CALL_AFTER_CELL_MAGIC.format(magic=magic, source=source))
         try:
             setup, source = split_cell(cell)
         except NotACall as e:

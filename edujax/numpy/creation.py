@@ -50,17 +50,17 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
         out = _stack_nested(object, dtype)
     else:
         out = Array(_to_numpy(object, dtype), weak)
-        if nan_checks.CHECKING and core._state.trace is core.eval_trace:
+        if nan_checks.CHECKING and core.at_top_level():
             # JAX converts with convert_element_type, which it checks
             nan_checks.check_constant([out])
-        if not out.shape and core._state.trace is not core.eval_trace:
+        if not out.shape and not core.at_top_level():
             # While tracing, a scalar made here is a literal tracer, as in JAX: cast it, and
             # the staging trace folds the cast into a constant it writes inline (``2:i32[]``).
             # (a Python scalar is passed as itself: 0.3 then prints as 0.3, as in JAX)
             value = object if type(object) in dtypes.python_scalar_types else out._value[()]
             out = lax.convert_element_type_p.bind(value, new_dtype=out.dtype,
                                                   weak_type=weak, sharding=None)
-        elif core._state.trace is not core.eval_trace:
+        elif not core.at_top_level():
             # While tracing, an array made here is staged at once (JAX's convert_element_type
             # or lax.stage lifts it into the trace): its constvar comes where it was made.
             out = lax.stage(out)

@@ -61,7 +61,7 @@ def asarray(x: Any) -> Any:
         return x
     if type(x) in dtypes.python_scalar_types:
         dtype, weak = dtypes.default_dtype(type(x)), type(x) is not bool
-        if core._state.trace is not core.eval_trace:
+        if not core.at_top_level():
             # While tracing, a Python scalar becomes a literal tracer, as in JAX (the
             # staging trace folds the cast into a constant written inline: ``9.0:f32[]``).
             return lax.convert_element_type_p.bind(x, new_dtype=dtype, weak_type=weak,

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from edujax.api import make_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
 from edujax.jit.api import JitWrapped
+from edujax.language import Text
 from edujax.viz.dot import INSTALL_HINT, render_svg, to_dot
 from edujax.viz.graph_data import MAX_EQNS, GraphData, jaxpr_graph
 from edujax.viz.view import View, escape
@@ -38,6 +39,10 @@ def fusion_groups(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, dict[int, str]]:
     consts = program.consts[:len(program.jaxpr.constvars)]
     return ClosedJaxpr(program.jaxpr, consts), groups
 
+EQUATIONS = Text("{n} equations", "식 {n}개")
+NOT_DRAWN = Text(", {n} more not drawn", ", 나머지 {n}개는 그리지 않음")
+FUSION_GROUPS = Text(", {n} fusion groups", ", 퓨전 그룹 {n}개")
+
 
 class GraphView(View):
     """A jaxpr's graph: ``.data`` (nodes, edges, clusters), ``.dot`` (DOT text), ``.svg``."""
@@ -47,7 +52,7 @@ class GraphView(View):
     def __init__(self, closed: ClosedJaxpr | Jaxpr, *, title: str = "", max_eqns: int = MAX_EQNS,
                  collapse: bool = False, groups: dict[int, str] | None = None):
         self.jaxpr = closed
-        self.title = title
+        self.title = title or "jaxpr"   # never a caption that starts with " · "
         self.data: GraphData = jaxpr_graph(closed, max_eqns=max_eqns, collapse=collapse,
                                            groups=groups)
         self.dot = to_dot(self.data, title or "jaxpr")
@@ -65,10 +70,10 @@ class GraphView(View):
 
     def summary(self) -> str:
         d = self.data
-        hidden = f", {d.hidden_eqns} more not drawn" if d.hidden_eqns else ""
+        hidden = NOT_DRAWN.format(n=d.hidden_eqns) if d.hidden_eqns else ""
         fused = sum(c.kind == "fusion" for c in d.clusters)
-        groups = f", {fused} fusion groups" if fused else ""
-        return f"{d.count('eqn')} equations{hidden}{groups}"
+        groups = FUSION_GROUPS.format(n=fused) if fused else ""
+        return EQUATIONS.format(n=d.count("eqn")) + hidden + groups
 
     def body_html(self) -> str:
         head = f'<div class="edujax-title">{escape(self.title)} · {escape(self.summary())}</div>'
@@ -85,16 +90,18 @@ class GraphView(View):
 
 
 def graph(fun_or_jaxpr: Callable | ClosedJaxpr | Jaxpr, *args: Any, max_eqns: int = MAX_EQNS,
-          collapse: bool = False, fusion: bool = True, **kwargs: Any) -> GraphView:
+          collapse: bool = False, fusion: bool = True, title: str = "",
+          **kwargs: Any) -> GraphView:
     """Draw the jaxpr of ``fun_or_jaxpr(*args, **kwargs)`` (or a jaxpr you pass) as a graph.
 
     ``collapse=True`` draws each sub-jaxpr (cond branch, loop body, inner jit) as one box;
     ``max_eqns`` bounds the number of equations drawn; ``fusion=False`` shows a jitted
-    function's jaxpr as traced, without the backend's inlining and fusion groups.
+    function's jaxpr as traced, without the backend's inlining and fusion groups. ``title``
+    names a jaxpr you pass (``%jaxpr --graph`` gives the call); a function names itself.
     """
     options = dict(max_eqns=max_eqns, collapse=collapse)
     if isinstance(fun_or_jaxpr, (ClosedJaxpr, Jaxpr)):
-        return GraphView(fun_or_jaxpr, **options)
+        return GraphView(fun_or_jaxpr, title=title, **options)
     name = getattr(fun_or_jaxpr, "__name__", type(fun_or_jaxpr).__name__)
     if isinstance(fun_or_jaxpr, JitWrapped):
         closed = fun_or_jaxpr.lower(*args, **kwargs).jaxpr

@@ -25,6 +25,7 @@ import numpy as np
 
 from edujax.api import block_until_ready as block
 from edujax.jit.api import jit
+from edujax.language import Text
 from edujax.timing import format_time, measure
 from edujax.viz.view import View, escape
 
@@ -63,14 +64,37 @@ def from_result(result: Any) -> dict[str, float]:
             "jit steady state": result.jit.average}
 
 
+FIRST_CALL_NOTE = Text("first call = trace {trace} + compile {compile} + run {run}",
+                       "첫 호출 = 추적 {trace} + 컴파일 {compile} + 실행 {run}")
+TIERS_NOTE = Text("backend {backend}: the first call ran on tier {first}, later calls on {later}",
+                  "백엔드 {backend}: 첫 호출은 {first} 단계에서, 이후 호출은 {later} 단계에서 "
+                  "실행되었습니다")
+ONE_TIER_NOTE = Text("backend {backend}, every call on tier {tier}",
+                     "백엔드 {backend}, 모든 호출이 {tier} 단계에서 실행되었습니다")
+FASTER = Text("jit is {x:.1f}× faster than eager once compiled",
+              "컴파일된 뒤 jit이 즉시 실행(eager)보다 {x:.1f}배 빠릅니다")
+SLOWER = Text("jit is {x:.1f}× slower than eager here (the inputs are too small to pay off)",
+              "여기서는 jit이 즉시 실행(eager)보다 {x:.1f}배 느립니다(입력이 너무 작아 이득이 "
+              "없습니다)")
+
+
 def result_note(result: Any) -> str:
-    """Where the first call's time went, and what ran: from a ``%jittime -o`` result."""
+    """Where the first call's time went, and what ran: from a ``%jittime -o`` result.
+
+    The first call of a tiered backend runs on one tier and the later ones on another; the
+    note names both, as the printed report does."""
     parts = []
     if hasattr(result, "trace") and hasattr(result, "compile"):
-        parts.append(f"first call = trace {format_time(result.trace)} + compile "
-                     f"{format_time(result.compile)} + run")
+        parts.append(FIRST_CALL_NOTE.format(trace=format_time(result.trace),
+                                            compile=format_time(result.compile),
+                                            run=format_time(result.run)))
     if getattr(result, "backend", None):
-        parts.append(f"backend {result.backend}, tier {getattr(result, 'tier', '?')}")
+        first = getattr(getattr(result, "first", None), "tier", None)
+        later = getattr(result, "tier", "?")
+        if first is not None and first != later:
+            parts.append(TIERS_NOTE.format(backend=result.backend, first=first, later=later))
+        else:
+            parts.append(ONE_TIER_NOTE.format(backend=result.backend, tier=later))
     return "; ".join(parts)
 
 
@@ -143,8 +167,8 @@ class TimingView(View):
     def verdict(self) -> str:
         s = self.speedup
         if s >= 1:
-            return f"jit is {s:.1f}× faster than eager once compiled"
-        return f"jit is {1 / s:.1f}× slower than eager here (the inputs are too small to pay off)"
+            return FASTER.format(x=s)
+        return SLOWER.format(x=1 / s)
 
     def text(self) -> str:
         width = max(map(len, self.seconds))

@@ -1,37 +1,42 @@
 """The Numba CPU backend: a jaxpr becomes a Python module of fused loops that Numba compiles.
 
-How ``jit(f)(x)`` runs here, file by file:
+How ``jit(f)(x)`` runs here, file by file. The first three are passes the CUDA backend
+shares (``backends/passes/``):
 
-1. ``inline.py``    flattens the jaxpr: calls of nested jitted functions (and custom_jvp /
-                    custom_vjp bodies) are pasted in, unused equations are dropped; random
-                    keys become uint32 words and the key primitives threefry (``keys.py``);
-                    a ``split`` becomes one ``slice`` per piece.
-2. ``fusion.py``    cuts the equations into *steps*: fusion groups (elementwise work over
-                    one shape, optionally ending in reductions) and everything else
-                    (matrix products, control flow, gathers and scatters, primitives without
-                    a lowering).
-3. ``lowering.py``  the rule table: how one equation becomes one line of scalar Python.
-4. ``codegen.py``   writes the module: one ``@njit`` function (a loop nest) per fusion
-                    group, one per gather/scatter/dynamic slice/small matrix product
-                    (``kernels.py``), one per loop whose body can run in Numba, with the
-                    programs of its jaxprs (``loops.py``), and a plain Python ``run``
-                    function that calls the steps in order.
-5. ``cache.py``     stores that module under a name made from its content hash in
-                    ``EDUJAX_CACHE_DIR`` and imports it, so Numba's ``cache=True`` can keep
-                    the machine code on disk between processes.
-6. ``tiering.py``   hides the compile: the first calls run on the reference interpreter while
-                    a background thread compiles (``EDUJAX_TIERED=0`` compiles at once).
-7. ``direct.py``    before Numba is even imported, tries edujax's own small compiler: the
-                    kernels' Python source turned into LLVM IR (llvmlite) with Numba's typing
-                    rules (``translate.py``), for the subset the code generator writes; a
-                    kernel outside it goes to Numba (``EDUJAX_DIRECT=0``: always Numba).
-8. ``aot.py``       after a compile, writes the kernels' machine code out as an object file;
-                    a later process loads that with LLVM alone, without importing Numba
-                    (``EDUJAX_AOT=0`` turns the files off).
-9. ``backend.py``   the backend object ``jit`` talks to, and the executable it returns.
+1. ``passes/inline.py``    flattens the jaxpr: calls of nested jitted functions (and
+                           custom_jvp / custom_vjp bodies) are pasted in, unused equations
+                           are dropped; random keys become uint32 words and the key
+                           primitives threefry (``passes/keys.py``); a ``split`` becomes one
+                           ``slice`` per piece.
+2. ``passes/fusion.py``    cuts the equations into *steps*: fusion groups (elementwise work
+                           over one shape, optionally ending in reductions) and everything
+                           else (matrix products, control flow, gathers and scatters,
+                           primitives without a lowering).
+3. ``passes/lowering.py``  the rule table: how one equation becomes one line of scalar
+                           Python.
+4. ``codegen.py``          writes the module: one ``@njit`` function (a loop nest) per
+                           fusion group, one per gather/scatter/dynamic slice/small matrix
+                           product (``kernels.py``), one per loop whose body can run in
+                           Numba, with the programs of its jaxprs (``loops.py``), and a plain
+                           Python ``run`` function that calls the steps in order
+                           (``steps.py``: the steps that stay in Python).
+5. ``backend.py``          the backend object ``jit`` talks to, and the executable it
+                           returns: it imports the module, and Numba compiles the kernels.
 
 ``math.py``, ``scalar.py`` and ``threefry.py`` hold the small Numba functions the generated
 kernels call (branch-free exp/log/tanh/..., XLA's integer semantics, the threefry hash).
+
+That is the whole idea. What makes a *first* call fast is advanced reading, in
+``backends/fast_start/``: ``cache.py`` keeps the module on disk under a name made from its
+content hash (``EDUJAX_CACHE_DIR``), so Numba's ``cache=True`` keeps the machine code between
+processes; ``tiering.py`` runs the first calls on the reference interpreter while a
+background thread compiles (``EDUJAX_TIERED=0`` compiles at once); ``direct.py`` compiles the
+kernels without Numba, the Python source turned into LLVM IR with Numba's typing rules
+(``translate.py``), for the subset the code generator writes (``EDUJAX_DIRECT=0``: always
+Numba); ``aot.py`` writes the kernels' machine code out as an object file that a later
+process loads with LLVM alone (``EDUJAX_AOT=0`` turns the files off). The executable's
+``kernels_from`` says which of them built the kernels: ``"numba"``, ``"direct"`` or
+``"object file"``.
 
 Importing this package only registers the backend: Numba itself is imported the first
 time a jaxpr is compiled, so ``import edujax`` stays fast.

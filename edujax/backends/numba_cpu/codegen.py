@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from edujax.backends.numba_cpu.fusion import CallStep, FusionGroup, Step
+from edujax.backends.passes.fusion import CallStep, FusionGroup, Step
 from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, fill_lines,
                                                loop_dot, loop_lines, write_kernel)
 from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
                                              plan_loop, sub_jaxprs)
-from edujax.backends.numba_cpu.lowering import (constant, literal_array, literal_expr, lower,
+from edujax.backends.passes.lowering import (constant, literal_array, literal_expr, lower,
                                                 np_name, reference_rule_label)
 from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var

@@ -45,14 +45,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, constant, literal_expr, np_name
+from edujax.backends.passes.lowering import constant, literal_expr, np_name, plain_dtypes
 from edujax.jaxpr import JaxprEqn, Literal, Var
 from edujax.lax.slicing import GatherScatterMode, _default_fill_value
 
 DECORATOR = '@njit(cache=True, error_model="numpy")'
-SCATTERS = {"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
-            "scatter-max"}
-INDEXING = {"gather", "dynamic_slice", "dynamic_update_slice", "concatenate", "stack"} | SCATTERS
 VIEW_COPIES = {"transpose", "slice", "rev", "broadcast_in_dim"}  # (in compiled programs)
 # A float matrix product of at most this many multiply-adds runs as loops inside a compiled
 # loop; a bigger one is worth leaving the loop for BLAS (its cost dwarfs a Python call).
@@ -60,27 +57,9 @@ LOOP_DOT_LIMIT = 1 << 15
 
 
 # ====================================================================== what can be lowered
-def _supported(eqn: JaxprEqn) -> bool:
-    return all(v.aval.dtype in SUPPORTED_DTYPES for v in (*eqn.invars, *eqn.outvars))
-
-
-def lowerable(eqn: JaxprEqn) -> bool:
-    """Does ``eqn`` (a gather, scatter, dynamic slice or concatenate) have a kernel here?"""
-    name, params = eqn.primitive.name, eqn.params
-    if name not in INDEXING or not _supported(eqn):
-        return False
-    if name in SCATTERS:
-        dtype = eqn.invars[0].aval.dtype
-        if name == "scatter" and params["update_jaxpr"] is not None:
-            return False  # x.at[i].apply(f): f is a jaxpr, left to the reference rule
-        if dtype == np.bool_ and name == "scatter-sub":
-            return False  # NumPy refuses to subtract booleans: so does the reference
-    return True
-
-
 def loop_dot(eqn: JaxprEqn) -> bool:
     """Can this ``dot_general`` run as loops here (integers always, floats when small)?"""
-    if eqn.primitive.name != "dot_general" or not _supported(eqn):
+    if eqn.primitive.name != "dot_general" or not plain_dtypes(eqn):
         return False
     kinds = {v.aval.dtype.kind for v in (*eqn.invars, *eqn.outvars)}
     if not kinds <= set("fiu"):
@@ -209,7 +188,7 @@ def copy_lines(eqn: JaxprEqn, names) -> list[str]:
 
 
 def write_kernel(eqn: JaxprEqn, name: str, names, imports: set) -> Kernel:
-    """The ``@njit`` function computing ``eqn`` (see ``lowerable`` and ``loop_dot``)."""
+    """The ``@njit`` function computing ``eqn`` (see ``index_lowerable`` and ``loop_dot``)."""
     writer = _Writer(eqn, name, names, imports)
     prim = eqn.primitive.name
     if prim == "dot_general":

@@ -38,9 +38,9 @@ import math
 from dataclasses import dataclass, field
 
 from edujax.backends.numba_cpu import kernels
-from edujax.backends.numba_cpu.fusion import CallStep, partition
-from edujax.backends.numba_cpu.inline import flatten
-from edujax.backends.numba_cpu.lowering import SUPPORTED_DTYPES, np_name
+from edujax.backends.passes.fusion import CallStep, partition
+from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.lowering import SUPPORTED_DTYPES, np_name
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 
 DECORATOR = kernels.DECORATOR

@@ -1,9 +1,10 @@
 """The Numba CUDA backend: the CPU backend's fusion groups, as GPU kernels.
 
 ``jit(f)`` with ``edujax_backend="cuda"`` (or ``EDUJAX_BACKEND=cuda``) runs here. The front
-half of the pipeline is the CPU backend's (``numba_cpu/``): ``inline.py`` flattens the jaxpr,
-``fusion.py`` cuts it into fusion groups and other steps, ``lowering.py``'s rule table turns
-each elementwise equation into one line of scalar Python. The back half is new, file by file:
+half of the pipeline is the passes both backends share (``backends/passes/``): ``inline.py``
+flattens the jaxpr, ``fusion.py`` cuts it into fusion groups and other steps, ``lowering.py``'s
+rule table turns each elementwise equation into one line of scalar Python. The back half is
+new, file by file:
 
 1. ``lowering.py``     the same rule table, with math functions from ``device_math.py``.
 2. ``kernels.py``      a fusion group becomes a ``@cuda.jit`` kernel: a *grid-stride loop*

@@ -8,7 +8,7 @@ calls: host arrays are uploaded, GPU buffers (from a ``CudaArray``) are used as 
 and the results come back as ``CudaArray``s that stay on the GPU.
 
 Kernels are compiled by Numba the first time they are launched (with the disk cache of
-``@cuda.jit(cache=True)``, whence the module files of ``numba_cpu/cache.py``); there is no
+``@cuda.jit(cache=True)``, whence the module files of ``fast_start/cache.py``); there is no
 tiering here.
 """
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from edujax.backends.numba_cpu.cache import load_module
-from edujax.backends.numba_cpu.fusion import partition
-from edujax.backends.numba_cpu.inline import flatten
+from edujax.backends.fast_start.cache import load_module
+from edujax.backends.passes.fusion import partition
+from edujax.backends.passes.inline import flatten
 from edujax.backends.numba_cuda import runtime
 from edujax.backends.numba_cuda.array import CudaArray
 from edujax.backends.numba_cuda.codegen import generate_module

@@ -29,9 +29,9 @@ import keyword
 from dataclasses import dataclass, field
 
 from edujax.backends.numba_cpu.codegen import Names
-from edujax.backends.numba_cpu.fusion import (REDUCTIONS, SEE_THROUGH, CallStep, FusionGroup,
+from edujax.backends.passes.fusion import (REDUCTIONS, SEE_THROUGH, CallStep, FusionGroup,
                                               Step)
-from edujax.backends.numba_cpu.lowering import literal_array, np_name
+from edujax.backends.passes.lowering import literal_array, np_name
 from edujax.backends.numba_cuda import device_math, indexing, matmul
 from edujax.backends.numba_cuda.kernels import fused_kernel, size_of, view_kernel
 from edujax.backends.numba_cuda.lowering import helper_module

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from edujax.backends.numba_cpu.lowering import constant
+from edujax.backends.passes.lowering import constant
 from edujax.backends.numba_cuda.kernels import flat_offset, size_of, unravel
 from edujax.backends.numba_cuda.runtime import LaunchSizes, blocks_for
 from edujax.jaxpr import JaxprEqn, Literal

@@ -1,6 +1,6 @@
 """Fusion groups as CUDA kernels: grid-stride loops, and reductions with a shared-memory tree.
 
-The fusion groups are the CPU backend's (``numba_cpu/fusion.py``); only their loop changes.
+The fusion groups are the CPU backend's (``passes/fusion.py``); only their loop changes.
 A CPU loop nest visits the elements one after the other. A CUDA kernel is one function that
 thousands of threads run at once, each on its own elements. For ``selu`` on f32[1000]::
 
@@ -53,8 +53,8 @@ import re
 import numpy as np
 
 from edujax.backends.numba_cpu.codegen import see_through
-from edujax.backends.numba_cpu.fusion import SEE_THROUGH, FusionGroup
-from edujax.backends.numba_cpu.lowering import constant, literal_expr, np_name
+from edujax.backends.passes.fusion import SEE_THROUGH, FusionGroup
+from edujax.backends.passes.lowering import constant, literal_expr, np_name
 from edujax.backends.numba_cuda.lowering import DEVICE_MATH, lower
 from edujax.backends.numba_cuda.runtime import LaunchSizes, blocks_for
 from edujax.jaxpr import JaxprEqn, Literal, Var

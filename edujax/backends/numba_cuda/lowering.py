@@ -1,7 +1,7 @@
 """Lowering rules for CUDA kernels: the CPU backend's table, with the math swapped out.
 
 A fused CUDA kernel computes one element at a time, exactly like a CPU loop body, so the
-rules of ``numba_cpu/lowering.py`` (one equation -> one line of scalar Python) apply as
+rules of ``passes/lowering.py`` (one equation -> one line of scalar Python) apply as
 they are: ``c = a * b``, ``d = (b if c else a)``, casts that wrap integers around...
 
 Only the functions a rule *calls* change. On the CPU, float32 ``exp`` is edujax's own
@@ -14,8 +14,8 @@ overrides below are the whole difference; every other rule is shared.
 from __future__ import annotations
 
 
-from edujax.backends.numba_cpu import lowering as cpu
-from edujax.backends.numba_cpu.lowering import Ctx, np_name
+from edujax.backends.passes import lowering as cpu
+from edujax.backends.passes.lowering import Ctx, np_name
 from edujax.jaxpr import JaxprEqn
 
 DEVICE_MATH = "edujax.backends.numba_cuda.device_math"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from edujax.backends.numba_cpu.lowering import np_name
+from edujax.backends.passes.lowering import np_name
 from edujax.backends.numba_cuda.kernels import flat_offset, size_of, unravel
 from edujax.backends.numba_cuda.runtime import LaunchSizes
 from edujax.jaxpr import JaxprEqn, Literal

@@ -15,6 +15,7 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Var, eval_jaxpr
@@ -181,7 +182,10 @@ def _join_branch_residual_inputs(unknown: ClosedJaxpr, all_res_avals: list[Shape
     return _with_jaxpr(unknown, invars=[*res_vars, *op_vars])
 
 
-ad.partial_eval_rules[cond_p] = _cond_partial_eval
+pe.partial_eval_rules[cond_p] = _cond_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py, partial_eval.py):
+ad.linearized_directly.add(cond_p)
+pe.split_even_if_known.add(cond_p)
 
 
 # ---------------------------------------------------------------------- cond: transpose

@@ -16,6 +16,7 @@ import numpy as np
 from edujax import core, dtypes
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, JaxprEqn, Var, eval_jaxpr
@@ -186,7 +187,8 @@ def _while_transpose(cts, *args, **params):
     raise ValueError(_WHILE_REVERSE_MODE_ERROR)
 
 
-ad.partial_eval_rules[while_p] = _while_partial_eval
+pe.partial_eval_rules[while_p] = _while_partial_eval
+pe.split_even_if_known.add(while_p)  # (only the printed jaxpr: see partial_eval.py)
 ad.transpose_rules[while_p] = _while_transpose
 
 

@@ -16,6 +16,7 @@ from edujax import core
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.errors import ConcretizationTypeError
 from edujax.interpreters import ad, batching
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import dce_jaxpr, trace_to_jaxpr
 from edujax.interpreters.partial_eval_jaxpr import partial_eval_jaxpr
 from edujax.jaxpr import ClosedJaxpr, DropVar, Jaxpr, eval_jaxpr
@@ -132,7 +133,7 @@ def _scan_partial_eval(trace, *args, reverse, length, jaxpr, num_consts, num_car
                                       [num_consts, num_carry])
     forward = [True] * num_consts + [False] * num_carry + [True] * len(xs_uk)
 
-    def step(carry_uk):  # (JAX: _scan_linearize, or _scan_partial_eval: ad.PartialEvalTrace)
+    def step(carry_uk):  # (JAX: _scan_linearize, or _scan_partial_eval: pe.PartialEvalTrace)
         split = partial_eval_jaxpr(jaxpr, const_uk + carry_uk + xs_uk,
                                    carry_uk + [False] * num_ys, forward,
                                    residuals_last=trace.residuals_last)
@@ -221,7 +222,10 @@ def _move_to_back(xs: Sequence, to_move: Sequence[bool]) -> list:
     return [x for x, m in zip(xs, to_move) if not m] + [x for x, m in zip(xs, to_move) if m]
 
 
-ad.partial_eval_rules[scan_p] = _scan_partial_eval
+pe.partial_eval_rules[scan_p] = _scan_partial_eval
+# Only the printed jaxpr depends on these two (see ad.py, partial_eval.py):
+ad.linearized_directly.add(scan_p)
+pe.split_even_if_known.add(scan_p)
 
 
 # ---------------------------------------------------------------------- scan: transpose

@@ -10,11 +10,12 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from edujax.api_util import flatten_fun_nokwargs
 from edujax import core
 from edujax.core import ShapedArray
 from edujax.interpreters.partial_eval import DebugInfo, func_name, func_source, trace_to_jaxpr
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
-from edujax.tree_util import (PyTreeDef, keystr, tree_flatten, tree_flatten_with_path,
+from edujax.tree_util import (PyTreeDef, keystr, tree_flatten_with_path,
                               tree_unflatten)
 
 
@@ -65,12 +66,8 @@ def _trace(fun: Callable, in_tree: PyTreeDef, in_avals: list[ShapedArray],
     leading invars, and their values (arrays, or tracers of an enclosing trace)
     are returned beside it, to be passed as leading operands.
     """
-    def flat_fun(*tracers):
-        out = fun(*tree_unflatten(in_tree, list(tracers)))
-        flat_out, out_tree = tree_flatten(out)
-        return flat_out, out_tree
-
-    closed, out_tree = trace_to_jaxpr(flat_fun, in_avals, _debug_info(fun, in_tree, what))
+    closed, out_tree = trace_to_jaxpr(flatten_fun_nokwargs(fun, in_tree), in_avals,
+                                      _debug_info(fun, in_tree, what))
     jaxpr = closed.jaxpr
     separated = Jaxpr([], [*jaxpr.constvars, *jaxpr.invars], jaxpr.outvars, jaxpr.eqns,
                       jaxpr.debug_info)
