@@ -110,6 +110,9 @@ class CourseSpawner(LocalProcessSpawner):
 c.JupyterHub.spawner_class = CourseSpawner
 c.Spawner.cmd = [str(VENV / "bin/jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
+# No "get notified about Jupyter news?" pop-up and no update checks for a whole class.
+c.Spawner.args = ["--LabApp.news_url=None",
+                  "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
 c.Spawner.notebook_dir = "~"
 c.Spawner.mem_limit = MEMORY
 c.Spawner.environment = {

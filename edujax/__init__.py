@@ -46,6 +46,8 @@ from edujax.config import (debug_infs, debug_nans, default_matmul_precision,  # 
 from edujax import typing  # noqa: F401
 # issue 17, scipy/nn/random slice: jax.scipy (special, stats, linalg)
 from edujax import scipy  # noqa: F401
+# edujax only: which rule tables hold a rule for a primitive, and where each rule is.
+from edujax.explain import explain_primitive  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -17,9 +17,10 @@ from edujax.language import ALL_TEXTS, Text, language
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every module that says something to a student (importing them makes their Texts).
-CLASSROOM = ["edujax.kernel.hints", "edujax.kernel.tracebacks", "edujax.magics.options",
-             "edujax.magics.calls", "edujax.magics.request", "edujax.magics.jittime",
-             "edujax.magics.progress", "edujax.viz.graph", "edujax.viz.timing"]
+CLASSROOM = ["edujax.timing", "edujax.kernel.hints", "edujax.kernel.tracebacks",
+             "edujax.magics.options", "edujax.magics.calls", "edujax.magics.request",
+             "edujax.magics.jittime", "edujax.magics.progress", "edujax.viz.graph",
+             "edujax.viz.timing"]
 HANGUL = re.compile("[\uac00-\ud7a3]")
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
