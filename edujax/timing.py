@@ -27,6 +27,7 @@ from edujax.api import block_until_ready
 from edujax.config import config
 from edujax.jit import jit
 from edujax.jit.api import JitWrapped
+from edujax.language import Text
 
 if TYPE_CHECKING:
     from IPython.core.magics.execution import TimeitResult
@@ -60,6 +61,13 @@ def _time_loop(call: Callable[[], Any], number: int) -> float:
 
 
 Progress = Callable[[str], None]    # told what is being timed now, in a few words
+CHOOSING = Text("{what}: choosing the loop count ({number:,} loop{s})",
+                "{what}: 반복 횟수 정하는 중 ({number:,}회)")
+RUN = Text("{what}: run {run} of {repeat} ({number:,} loop{s} each)",
+           "{what}: {repeat}번 중 {run}번째 측정 (한 번에 {number:,}회)")
+FIRST = Text("jit: first call (trace + compile + run)", "jit: 첫 호출 (추적 + 컴파일 + 실행)")
+BACKGROUND = Text("jit: waiting for the background compile",
+                  "jit: 백그라운드 컴파일을 기다리는 중")
 
 
 def _no_progress(message: str) -> None:
@@ -84,7 +92,7 @@ def timeit(call: Callable[[], Any], number: int = 0, repeat: int = DEFAULT_REPEA
     if number == 0:
         for power in range(10):
             number = 10 ** power
-            progress(f"{what}: choosing the loop count ({number:,} loop{'s' * (number > 1)})")
+            progress(CHOOSING.format(what=what, number=number, s="s" * (number > 1)))
             seconds = _time_loop(call, number)
             if seconds >= 0.2:
                 break
@@ -94,8 +102,8 @@ def timeit(call: Callable[[], Any], number: int = 0, repeat: int = DEFAULT_REPEA
         if budget is not None and runs and (
                 time.perf_counter() - start + sum(runs) / len(runs) > budget):
             break
-        progress(f"{what}: run {len(runs) + 1} of {repeat} ({number:,} loop"
-                 f"{'s' * (number > 1)} each)")
+        progress(RUN.format(what=what, run=len(runs) + 1, repeat=repeat, number=number,
+                            s="s" * (number > 1)))
         runs.append(_time_loop(call, number))
     return TimeitResult(number, len(runs), min(runs) / number, max(runs) / number, runs, 0.0,
                         PRECISION)
@@ -143,7 +151,7 @@ def _first_call(jitted: JitWrapped, args: tuple, kwargs: dict,
     first_tier = entry.tier
     background = None
     if hasattr(entry.executable, "wait"):  # tiered: Numba compiles in the background now
-        progress("jit: waiting for the background compile")
+        progress(str(BACKGROUND))
         start = time.perf_counter()
         entry.executable.wait(BACKGROUND_COMPILE_TIMEOUT)
         background = time.perf_counter() - start
@@ -174,7 +182,7 @@ def measure(fun: Callable, args: tuple = (), kwargs: dict | None = None, *, numb
     config.update("edujax_backend", backend)
     try:
         jitted = jit(_fresh(fun), static_argnums=static_argnums)
-        progress("jit: first call (trace + compile + run)")
+        progress(str(FIRST))
         first, tier = _first_call(jitted, args, kwargs, progress)
         steady = timeit(_blocking(jitted, args, kwargs), number, repeat, half, progress,
                         "jit")
