@@ -17,7 +17,6 @@ and of all the students' processes, and last a line
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import threading
 import time

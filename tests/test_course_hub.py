@@ -34,7 +34,7 @@ from course.local_class import LocalClass, free_port  # noqa: E402
 STUDENTS = ["kim", "lee", "park"]
 PASSWORD = "tutorial-password-7"
 PY = sys.executable
-EXERCISE = REPO / "notebooks/exercises/01-grad-argnums"
+EXERCISE = REPO / "course-kit/exercises/01-grad-argnums"
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the hub switches to the students' "
                                 "uids and mounts /etc copies: it runs as root (as on a server)")
@@ -248,7 +248,7 @@ def test_planted_links_reach_nothing(course, tmp_path):
     assert sorted(p.name for p in (tmp_path / "quiz").iterdir()) == ["kim.ipynb"]
     assert "park: nothing collected" in collected.stdout
 
-    other = REPO / "notebooks/exercises/02-value-and-grad-aux"
+    other = REPO / "course-kit/exercises/02-value-and-grad-aux"
     teacher("edujax.grading", "assign", str(other), "--out", str(tmp_path / "dist"))
     run(students["park"], f"import os; os.symlink({str(roots)!r}, 'assignments/{other.name}')")
     released = teacher("course.release", str(tmp_path / "dist" / other.name),
