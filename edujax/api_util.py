@@ -1,5 +1,6 @@
-"""Helpers every transformation shares: a pytree function as a function of flat leaves, and
-the split of static arguments from traced ones. (JAX keeps these in ``jax._src.api_util``.)
+"""Helpers every transformation shares: a pytree function as a function of flat leaves (and
+a callback as one of flat operands), and the split of static arguments from traced ones.
+(JAX keeps these in ``jax._src.api_util``.)
 
 A transformation sees a user function as ``fun(*args, **kwargs)`` over pytrees, but the
 interpreters (``trace_to_jaxpr``, ``batch_flat``, ...) work on flat lists of leaves. So each
@@ -9,6 +10,7 @@ transformation flattens the arguments (``tree_flatten``), and hands the interpre
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Sequence
 
 from edujax.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -42,6 +44,25 @@ def leaves_only(flat_fun: FlatFun) -> tuple[Callable[..., list], Callable[[], Py
         out_trees.append(out_tree)
         return flat_out
     return leaves_fun, lambda: out_trees[0]
+
+
+class FlatCallback:
+    """A callback on pytrees (``pure_callback``, ``jax.debug.callback``) as a function of
+    the flat operands its primitive is bound with; it prints as JAX's does (JAX's
+    ``_FlatCallback``), or as ``shown_as`` says, with any address masked."""
+
+    def __init__(self, callback_func: Callable, in_tree: PyTreeDef, shown_as: str = ""):
+        self.callback_func, self.in_tree, self.shown_as = callback_func, in_tree, shown_as
+
+    def __call__(self, *flat: Any) -> Any:
+        args, kwargs = tree_unflatten(self.in_tree, list(flat))
+        return self.callback_func(*args, **kwargs)
+
+    def __str__(self) -> str:
+        if self.shown_as:
+            return self.shown_as
+        func = re.sub(r"0x[0-9a-fA-F]+", "0xXXXXXXXXXXXX", repr(self.callback_func))
+        return f"_FlatCallback(callback_func={func}, in_tree={self.in_tree})"
 
 
 def split_static(args: tuple, static_argnums: Sequence[int]) -> tuple[tuple, Callable]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from edujax import core, dtypes, lax
 from edujax import numpy as jnp
+from edujax.api_util import flatten_fun_nokwargs
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
 from edujax.literals import canonicalize_scalar
@@ -21,7 +22,8 @@ from edujax.vmap import vmap
 
 
 class _Flat:
-    """``fun`` as a function of flat leaves returning flat leaves.
+    """``fun`` as a function of flat leaves returning a flat list (``api_util``'s
+    ``flatten_fun_nokwargs``), which remembers the outputs' structure for ``split``.
 
     With ``has_aux``, the auxiliary output's array leaves are returned *after* the
     real outputs, so the transformation hands back their primal values (never a
@@ -29,20 +31,23 @@ class _Flat:
     """
 
     def __init__(self, fun: Callable, in_tree: Any, has_aux: bool = False):
-        self.fun, self.in_tree, self.has_aux = fun, in_tree, has_aux
+        self.has_aux, self.aux_arrays = has_aux, []
+        self.flat_fun = flatten_fun_nokwargs(self._aux_aside(fun) if has_aux else fun, in_tree)
 
-    def __call__(self, *leaves: Any) -> list:
-        out = self.fun(*tree_unflatten(self.in_tree, list(leaves)))
-        aux_leaves: list = []
-        if self.has_aux:
-            out, aux = out
+    def _aux_aside(self, fun: Callable) -> Callable:
+        def main_output(*args: Any) -> Any:
+            out, aux = fun(*args)
             aux_leaves, self.aux_tree = tree_flatten(aux)
             self.aux_is_array = [core.is_array_like(x) for x in aux_leaves]
             self.aux_other = [x for x, a in zip(aux_leaves, self.aux_is_array) if not a]
-            aux_leaves = [x for x, a in zip(aux_leaves, self.aux_is_array) if a]
-        flat_out, self.out_tree = tree_flatten(out)
+            self.aux_arrays = [x for x, a in zip(aux_leaves, self.aux_is_array) if a]
+            return out
+        return main_output
+
+    def __call__(self, *leaves: Any) -> list:
+        flat_out, self.out_tree = self.flat_fun(*leaves)
         self.num_out = len(flat_out)
-        return [*flat_out, *aux_leaves]
+        return [*flat_out, *self.aux_arrays]
 
     def split(self, values: list) -> tuple[Any, Any]:
         """(output pytree, aux pytree) from the flat values of the outputs."""

@@ -16,7 +16,6 @@ Transformations cannot see inside ``f``:
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 import numpy as np
@@ -25,25 +24,11 @@ from edujax import core, lax
 from edujax.array import Array
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
+from edujax.api_util import FlatCallback
 from edujax.tree_util import tree_flatten, tree_unflatten
 
 pure_callback_p = Primitive("pure_callback")
 pure_callback_p.multiple_results = True
-
-
-class _FlatCallback:
-    """The user's function on flat operands; prints as JAX's does (address masked)."""
-
-    def __init__(self, callback_func: Callable, in_tree: Any):
-        self.callback_func, self.in_tree = callback_func, in_tree
-
-    def __call__(self, *flat: Any) -> Any:
-        args, kwargs = tree_unflatten(self.in_tree, list(flat))
-        return self.callback_func(*args, **kwargs)
-
-    def __str__(self) -> str:
-        func = re.sub(r"0x[0-9a-fA-F]+", "0xXXXXXXXXXXXX", repr(self.callback_func))
-        return f"_FlatCallback(callback_func={func}, in_tree={self.in_tree})"
 
 
 def _abstract_eval(*avals: core.ShapedArray, result_avals: tuple, **params: Any) -> list:
@@ -132,7 +117,7 @@ def pure_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
     flat, in_tree = tree_flatten((args, kwargs))
     result_leaves, out_tree = tree_flatten(result_shape_dtypes)
     result_avals = tuple(core.ShapedArray(tuple(r.shape), np.dtype(r.dtype)) for r in result_leaves)
-    outs = pure_callback_p.bind(*flat, callback=_FlatCallback(callback, in_tree),
+    outs = pure_callback_p.bind(*flat, callback=FlatCallback(callback, in_tree),
                                 result_avals=result_avals, sharding=sharding,
                                 vmap_method=vmap_method)
     return tree_unflatten(out_tree, outs)

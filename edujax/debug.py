@@ -32,6 +32,8 @@ from edujax.array import Array
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.lax.shape import slice_p
+from edujax.sharding.visualize import visualize_array_sharding, visualize_sharding  # noqa: F401
+from edujax.api_util import FlatCallback
 from edujax.tree_util import tree_flatten, tree_unflatten
 
 
@@ -109,21 +111,10 @@ class DebugEffect:
 
 
 debug_effect, ordered_debug_effect = DebugEffect("Debug"), DebugEffect("OrderedDebug")
-
-
-class _FlatCallback:
-    """The user's function as a function of flat operands; prints as JAX's does."""
-
-    def __init__(self, fun: Callable, in_tree: Any):
-        self.fun, self.in_tree = fun, in_tree
-
-    def __call__(self, *flat: Any) -> Any:
-        args, kwargs = tree_unflatten(self.in_tree, list(flat))
-        return self.fun(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return ("<function debug_callback.<locals>._debug_callback.<locals>._flat_callback "
-                "at 0xXXXXXXXXXXXX>")
+# How JAX prints the callback of a debug_callback equation (the flat callback is a closure
+# there, not a _FlatCallback).
+SHOWN_AS = ("<function debug_callback.<locals>._debug_callback.<locals>._flat_callback "
+            "at 0xXXXXXXXXXXXX>")
 
 
 def callback(callback: Callable, *args: Any, ordered: bool = False,
@@ -134,7 +125,7 @@ def callback(callback: Callable, *args: Any, ordered: bool = False,
     example; under ``grad`` on the primal values. Its return value is ignored.
     """
     flat, in_tree = tree_flatten((args, kwargs))
-    debug_callback_p.bind(*flat, callback=_FlatCallback(callback, in_tree),
+    debug_callback_p.bind(*flat, callback=FlatCallback(callback, in_tree, SHOWN_AS),
                           effect=ordered_debug_effect if ordered else debug_effect,
                           partitioned=partitioned)
 

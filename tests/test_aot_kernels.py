@@ -1,4 +1,4 @@
-"""Kernels loaded as object files (``numba_cpu/aot.py``): no Numba in a warm process.
+"""Kernels loaded as object files (``fast_start/aot.py``): no Numba in a warm process.
 
 A process that compiled a module's kernels with Numba writes their machine code out as an
 object file; a later process runs the same driver with the kernels loaded from that file by

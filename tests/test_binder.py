@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -108,3 +109,42 @@ def test_start_points_the_kernels_at_the_prewarmed_cache(tmp_path):
     postbuild = (BINDER / "postBuild").read_text()
     assert 'EDUJAX_CACHE_DIR="${EDUJAX_CACHE_DIR:-${REPO_DIR:-$PWD}/.edujax_cache}"' in postbuild
     assert postbuild.index("EDUJAX_CACHE_DIR") < postbuild.index("run_notebooks.py --prewarm")
+
+
+def test_the_readme_badge_is_a_launch_url_that_opens_the_tutorials():
+    """The badge links to a Binder launch URL (OWNER/REPOSITORY stand for the names the
+    README tells the reader to fill in, as scripts/binder_link.py prints them) whose
+    urlpath opens a folder the repository has."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from binder_link import launch_url
+    finally:
+        sys.path.pop(0)
+    readme = (ROOT / "README.md").read_text()
+    badge = re.search(r"\[!\[Binder\]\(https://mybinder.org/badge_logo.svg\)\]\(([^)]+)\)",
+                      readme)
+    assert badge, "no Binder badge in the README"
+    assert badge[1] == launch_url("https://github.com/OWNER/REPOSITORY")
+    folder = re.search(r"urlpath=lab/tree/([\w/]+)$", badge[1])[1]
+    assert (ROOT / folder / "en" / "02_quickstart.md").exists()
+    for remote in ("git@github.com:kim/edujax.git", "https://github.com/kim/edujax",
+                   "ssh://git@github.com/kim/edujax.git"):
+        assert launch_url(remote) == ("https://mybinder.org/v2/gh/kim/edujax/HEAD"
+                                      "?urlpath=lab/tree/notebooks")
+    with pytest.raises(ValueError, match="not a GitHub repository"):
+        launch_url("https://gitlab.com/kim/edujax.git")
+    run = subprocess.run([sys.executable, "scripts/binder_link.py", "--badge", "--remote",
+                          "git@github.com:kim/edujax.git"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.stdout.strip() == ("[![Binder](https://mybinder.org/badge_logo.svg)]"
+                                  "(https://mybinder.org/v2/gh/kim/edujax/HEAD"
+                                  "?urlpath=lab/tree/notebooks)")
+
+
+def test_start_puts_the_jupyter_settings_of_binder_on_the_config_path(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+    env |= {"REPO_DIR": str(tmp_path), "HOME": "/nonexistent-home"}
+    run = subprocess.run([str(BINDER / "start"), "sh", "-c", 'echo "$JUPYTER_CONFIG_PATH"'],
+                         capture_output=True, text=True, env=env, timeout=30)
+    assert run.stdout.strip() == str(BINDER / "jupyter")
+    assert (BINDER / "jupyter" / "jupyter_server_config.py").is_file()

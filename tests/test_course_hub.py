@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -255,3 +256,31 @@ def test_planted_links_reach_nothing(course, tmp_path):
                        "--homes", str(local.homes))
     assert list(roots.iterdir()) == []
     assert "park: kept as it was" in released.stdout and "kim: released" in released.stdout
+
+
+def test_accounts_creates_private_homes_from_the_roster(tmp_path):
+    """`python -m course.accounts`, the teacher's way to make the students' Unix users, run in
+    a private mount namespace over a copy of /etc (useradd writes there, not to this machine):
+    each roster member becomes a user whose home only they can enter; running it again
+    changes nothing."""
+    etc, homes = tmp_path / "etc", tmp_path / "home"
+    shutil.copytree("/etc", etc, symlinks=True, ignore_dangling_symlinks=True,
+                    ignore=shutil.ignore_patterns("ssl", "alternatives"))
+    homes.mkdir()
+    roster = tmp_path / "roster.csv"
+    roster.write_text("username,role\nteacher,teacher\nkim,student\nlee,student\n")
+    inside = (f"mount --bind {etc} /etc && "
+              f"{PY} -m course.accounts {roster} --homes {homes} && "
+              f"{PY} -m course.accounts {roster} --homes {homes} && "
+              "getent passwd kim lee teacher | cut -d: -f1,6")
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "--",
+                           "sh", "-c", inside], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("useradd") == 3 and "kim: exists" in done.stdout
+    assert done.stdout.strip().split("\n")[-3:] == [f"{n}:{homes / n}" for n in
+                                                    ("kim", "lee", "teacher")]
+    for name in ("kim", "lee"):
+        info = (homes / name).stat()
+        assert info.st_mode & 0o777 == 0o700 and info.st_uid != 0
+    assert "kim:" not in Path("/etc/passwd").read_text()   # the machine's own: untouched

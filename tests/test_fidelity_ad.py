@@ -52,7 +52,7 @@ def restore_backend():
 
 
 def test_split_runs_as_slices_on_the_numba_backend():
-    """The Numba backend cuts a split into one slice per piece (numba_cpu/inline.py): views
+    """The Numba backend cuts a split into one slice per piece (backends/passes/inline.py): views
     that the fused loops read through, so no split is left to run with a reference rule."""
     fn, shape = SPLIT_PROGRAMS["roll[grad]"]
     closed = flatten(jax.make_jaxpr(fn)(jnp.ones(shape)))

@@ -63,9 +63,10 @@ def cmd_assign(args: argparse.Namespace) -> int:
 def sandbox_or_refuse(args: argparse.Namespace) -> bool:
     """True to sandbox; prints why and exits when the sandbox cannot run here."""
     if args.no_sandbox:
-        print("WARNING: --no-sandbox: notebooks run as plain processes of this user; a "
-              "notebook can read and change the tests, the grades and your files. Every row "
-              "is marked 'unsandboxed'.", file=sys.stderr)
+        print("WARNING: --no-sandbox: notebooks run as plain processes of your user; the "
+              "tests and scores stay in the grader, but a notebook can read and change "
+              "whatever you can (the autograder, other submissions, your files, the network). "
+              "Every row is marked 'NO (--no-sandbox)'.", file=sys.stderr)
         return False
     from edujax.grading.sandbox import SandboxUnavailable, check_available
     try:

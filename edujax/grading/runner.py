@@ -51,6 +51,7 @@ class SubmissionResult(NamedTuple):
     message: str = ""  # what happened, for the teacher, when not "graded"
     flags: str = ""    # what the notebook's code tried (flags.py), for the teacher
     sandboxed: bool = True
+    peak_mb: float = 0.0   # the notebook's processes together, at their peak (sampled)
 
     @property
     def total(self) -> float:
@@ -66,7 +67,7 @@ class SubmissionResult(NamedTuple):
     def to_json(self) -> str:
         return json.dumps({"submission": self.submission, "status": self.status,
                            "message": self.message, "flags": self.flags,
-                           "sandboxed": self.sandboxed,
+                           "sandboxed": self.sandboxed, "peak_mb": self.peak_mb,
                            "questions": [q._asdict() for q in self.questions]})
 
     @classmethod
@@ -74,7 +75,7 @@ class SubmissionResult(NamedTuple):
         data = json.loads(text)
         return cls(data["submission"], [QuestionResult(**q) for q in data["questions"]],
                    data["status"], data["message"], data.get("flags", ""),
-                   data.get("sandboxed", True))
+                   data.get("sandboxed", True), float(data.get("peak_mb", 0.0)))
 
 
 def assignment_name(autograder: Path) -> str | None:
@@ -135,8 +136,8 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
                                f"this notebook belongs to assignment {found!r}, not {expected!r}",
                                flags, sandboxed))
         return
-    questions, status, message = grade_notebook(nb, autograder, limits, workdir, sandboxed)
-    write(SubmissionResult(str(submission), questions, status, message, flags, sandboxed))
+    questions, status, message, peak = grade_notebook(nb, autograder, limits, workdir, sandboxed)
+    write(SubmissionResult(str(submission), questions, status, message, flags, sandboxed, peak))
 
 
 # ------------------------------------------------------------------ in the parent

@@ -14,8 +14,8 @@ from edujax.grading.trusted import (checked_questions, earlier_failure_hint, loa
 
 
 def grade_notebook(nb: Any, autograder: Path, limits: Any, workdir: Path,
-                   sandboxed: bool = True) -> tuple[list[QuestionResult], str, str]:
-    """(question results in order, status, message) for the notebook ``nb``."""
+                   sandboxed: bool = True) -> tuple[list[QuestionResult], str, str, float]:
+    """(question results in order, status, message, the notebook's peak MiB) for ``nb``."""
     questions = {q.name: q for q in load_questions(autograder)}
     namespace = setup_namespace(load_setup(autograder))
     home = None
@@ -50,11 +50,12 @@ def grade_notebook(nb: Any, autograder: Path, limits: Any, workdir: Path,
         notebook.stop()
         _save_executed(nb, workdir)
     why = notebook.stopped if notebook.stopped != "finished" else None
+    ordered = [results[name] for name in questions]
     if why is None:
-        return [results[name] for name in questions], "graded", ""
+        return ordered, "graded", "", notebook.peak_mb
     status = "timed out" if "did not answer" in why else "stopped"
-    return ([results[name] for name in questions], status,
-            f"the notebook was stopped: {why}; questions checked before that keep their score")
+    return (ordered, status, f"the notebook was stopped: {why}; questions checked before that "
+            "keep their score", notebook.peak_mb)
 
 
 def _grade(question: Any, namespace: dict, notebook: Notebook,

@@ -7,7 +7,9 @@ at start. Loading it:
 * gives Arrays and jaxprs an HTML form next to their text form (``display.py``);
 * shows errors with edujax's frames hidden and, for the errors tracing causes, a
   short "what happened / why / fix" box under the traceback (``errors.py``);
-* turns on edujax's PRNG key-reuse warnings (``edujax_check_key_reuse``).
+* turns on edujax's PRNG key-reuse warnings (``edujax_check_key_reuse``);
+* sends the kernel cache's messages (another CPU, a read-only cache) to the server's log
+  rather than under the student's cells (``server_log.py``).
 
 It does not import ``jax``/``jnp`` for the student: the tutorials do that themselves,
 exactly as they would with real JAX.
@@ -20,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from edujax.config import config
-from edujax.kernel import display, errors
+from edujax.kernel import display, errors, server_log
 from edujax.magics import load_ipython_extension as load_magics
 
 KERNEL_NAME = "edujax"
@@ -33,3 +35,4 @@ def load_ipython_extension(ipython: Any) -> None:
     display.register(ipython)
     errors.register(ipython)
     config.update("edujax_check_key_reuse", True)
+    server_log.send_backend_log_to_server()

@@ -70,8 +70,10 @@ def unop(name: str, np_fn, kinds: str, accuracy: bool = False, warns: bool = Tru
         impl = (lambda x, **params: _in_float64(np_fn, x))
     else:
         impl = (lambda x, **params: np_fn(x))
-    return naryop(name, quiet(impl) if warns else impl, kinds,
+    prim = naryop(name, quiet(impl) if warns else impl, kinds,
                   pp_hidden=("accuracy",) if accuracy else ())
+    batching.defvectorized(prim)  # one operand: under vmap it runs on the batch as it is
+    return prim
 
 
 def _in_float64(np_fn, x: np.ndarray) -> np.ndarray:
@@ -84,7 +86,9 @@ def _in_float64(np_fn, x: np.ndarray) -> np.ndarray:
 
 def binop(name: str, np_fn, kinds: str, warns: bool = False) -> Primitive:
     """A two-operand elementwise primitive on operands of the same dtype."""
-    return naryop(name, quiet(np_fn) if warns else np_fn, kinds)
+    prim = naryop(name, quiet(np_fn) if warns else np_fn, kinds)
+    batching.defbroadcasting(prim)  # under vmap: the operands' batch dimensions lined up
+    return prim
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -120,6 +124,7 @@ def _abs_impl(x: np.ndarray) -> np.ndarray:
 
 # complex_numbers.py extends abs's JVP rule to complex inputs (it needs conj and real).
 abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, _abs_impl)
+batching.defvectorized(abs_p)
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
 add_p = binop("add", np.add, NUMBER)
 
@@ -227,6 +232,7 @@ def _pow_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 pow_p = Primitive("pow")
 core.abstract_eval_rules[pow_p] = _pow_abstract_eval
 core.impl_rules[pow_p] = quiet(_pow_impl)
+batching.defbroadcasting(pow_p)
 
 
 def _pow_jvp_lhs(g, ans, x, y):
@@ -290,6 +296,7 @@ def _integer_pow_dtype_rule(x: ShapedArray, *, y: int) -> np.dtype:
 
 integer_pow_p = standard_primitive("integer_pow", _same_shape, _integer_pow_dtype_rule,
                                    quiet(_integer_pow_impl))
+batching.defvectorized(integer_pow_p)
 
 
 def _integer_pow_jvp(g, x, *, y):
@@ -324,6 +331,7 @@ def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
 round_p = standard_primitive("round", _same_shape, partial(checked_dtype_rule, "round", FLOAT),
                              quiet(_round_impl))
 ad.defjvp_zero(round_p)
+batching.defvectorized(round_p)
 
 
 def _is_finite_dtype_rule(x: ShapedArray) -> np.dtype:
@@ -334,6 +342,7 @@ def _is_finite_dtype_rule(x: ShapedArray) -> np.dtype:
 is_finite_p = standard_primitive("is_finite", _same_shape, _is_finite_dtype_rule,
                                  lambda x: np.isfinite(x))
 ad.defjvp_zero(is_finite_p)
+batching.defvectorized(is_finite_p)
 
 # ---------------------------------------------------------------- transcendental
 exp_p = unop("exp", np.exp, INEXACT, accuracy=True)
@@ -440,6 +449,7 @@ def comparison(name: str, np_fn, kinds=ANY) -> Primitive:
     prim = Primitive(name)
     core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
     core.impl_rules[prim] = lambda x, y: np_fn(x, y)
+    batching.defbroadcasting(prim)
     return prim
 
 
@@ -477,6 +487,7 @@ def total_order_comparison(name: str, np_fn, kinds=ORDERED) -> Primitive:
     core.abstract_eval_rules[prim] = partial(_compare_abstract_eval, name, kinds)
     core.impl_rules[prim] = lambda x, y: np_fn(_total_order_key(x), _total_order_key(y))
     ad.defjvp_zero(prim)
+    batching.defbroadcasting(prim)
     return prim
 
 
@@ -640,17 +651,8 @@ def _unbroadcast(aval: Any, ct: Any) -> Any:
 
 
 # ---------------------------------------------------------------- batching
-# Elementwise primitives need no thought under vmap: one-operand ones run on the
-# batch as it is; n-operand ones line their batch dimensions up first.
-for _p in [neg_p, sign_p, abs_p, floor_p, ceil_p, round_p, is_finite_p, exp_p, exp2_p, log_p,
-           log1p_p, expm1_p, tanh_p, logistic_p, sin_p, cos_p, tan_p, sqrt_p, rsqrt_p, cbrt_p,
-           asin_p, acos_p, atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, square_p, not_p,
-           erf_p, integer_pow_p]:
-    batching.defvectorized(_p)
-for _p in [add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p, and_p,
-           or_p, xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, eq_p, ne_p,
-           lt_p, le_p, gt_p, ge_p, eq_to_p, lt_to_p, le_to_p]:
-    batching.defbroadcasting(_p)
+# Elementwise primitives need no thought under vmap, and get their rule where they are
+# made (``unop``, ``binop``, ``comparison``). The rules below are for the few that do.
 
 
 def _select_n_batch(args, dims, **params):

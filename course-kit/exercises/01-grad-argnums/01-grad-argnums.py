@@ -29,6 +29,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 
 x = jnp.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 y = jnp.array([1.0, 2.0, 3.0])

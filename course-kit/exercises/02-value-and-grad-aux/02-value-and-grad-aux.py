@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 
 x = jnp.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]])
 y = jnp.array([1.0, -1.0, 0.5, 2.0])

@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 
 def example_loss(w, xi, yi):
     """The squared error of ONE example: xi has shape (d,), yi is a scalar."""

@@ -25,6 +25,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 from edujax import random
 
 key = random.PRNGKey(0)

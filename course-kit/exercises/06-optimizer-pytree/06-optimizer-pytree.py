@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 from edujax.tree_util import tree_map
 
 params = {"dense": {"w": jnp.array([[0.1, -0.2], [0.3, 0.4]]), "b": jnp.array([0.0, 0.1])},

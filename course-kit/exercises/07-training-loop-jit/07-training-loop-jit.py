@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 from edujax import random
 
 true_w, true_b = jnp.array([2.0, -1.0]), 0.5

@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 from functools import partial
 
 # The slow version: the scale is static, so each new value compiles a new program.

@@ -24,6 +24,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 
 # %% [raw]
 # # BEGIN QUESTION

@@ -23,6 +23,7 @@
 # %%
 import edujax as jax
 import edujax.numpy as jnp
+import edujax.grading.check_view  # grader.check(...) shows short verdicts, ko/en
 
 def g(x):
     return jnp.array([x[0] * x[1], jnp.sin(x[1]), x[0] ** 2 + x[2]])

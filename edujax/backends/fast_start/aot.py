@@ -28,9 +28,13 @@ writes), and a later process loads that with LLVM alone, the way a C program's l
 
 Nothing here may break a program. Any failure (a missing or damaged file, another CPU, a
 symbol the process lacks, an LLVM error) means ``load`` returns None, with one line on the
-``edujax.numba`` logger, and the program takes the Numba path as before. MCJIT aborts the
-process on a symbol it cannot resolve, so every symbol the object needs is looked up
-*before* the object is handed over; the object's hash is checked before LLVM reads it.
+``edujax.numba`` logger, and the program takes the Numba path as before. An object file for
+another CPU (an image built on one machine and run on another) is expected, not an error: it
+is said at the ``INFO`` level (the edujax kernel writes that to the server's log, for the
+teacher; a student sees nothing), and the kernels compiled instead replace it where the
+folder may be written, or go to the user's own cache folder where not (``cache.py``). MCJIT
+aborts the process on a symbol it cannot resolve, so every symbol the object needs is looked
+up *before* the object is handed over; the object's hash is checked before LLVM reads it.
 
 NB: XLA does the same (an AOT-compiled executable is an object file with a C entry point).
 We keep Numba as the compiler and only change who loads its output.
@@ -50,7 +54,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from edujax.backends.fast_start.cache import cache_dir, create_atomically, logger
+from edujax.backends.fast_start.cache import (cache_dir, create_atomically, logger,
+                                              shared_cache_dir)
 from edujax.backends.fast_start.tiering import submit
 
 FORMAT = 1  # bump when the files written here would mean something else
@@ -94,6 +99,18 @@ def paths(source: str, directory: Path | None = None) -> tuple[Path, Path]:
     return directory / (name + ".o"), directory / (name + ".json")
 
 
+def find(source: str) -> tuple[Path, Path]:
+    """``paths(source)``, or, where only the shared read-only cache folder has the module's
+    manifest, the paths there (``cache.shared_cache_dir``)."""
+    obj_path, manifest_path = paths(source)
+    shared = shared_cache_dir()
+    if shared is not None and not manifest_path.exists():
+        shared_paths = paths(source, shared)
+        if shared_paths[1].exists():
+            return shared_paths
+    return obj_path, manifest_path
+
+
 def symbol_prefix(source: str) -> str:
     """Entry points are named after their module, so that many can share one engine."""
     return "edujax_" + hashlib.sha256(source.encode()).hexdigest()[:16] + "_"
@@ -122,7 +139,7 @@ def export(module: Any, loaded: Any) -> str:
     if reason:
         return f"not exported: {reason}"
     obj_path, manifest_path = paths(module.source)
-    if manifest_path.exists():
+    if manifest_path.exists() and manifest_path not in _foreign:
         return "already exported"
     if not module.kernels:  # a driver of BLAS calls, views and reference rules only
         manifest = {"format": FORMAT, "kernels": {}}
@@ -149,10 +166,13 @@ def make_manifest(data: bytes, entries: dict, compiler: str) -> dict:
 
 
 def save(source: str, data: bytes, manifest: dict) -> None:
-    """Write the object file and its manifest beside the module of ``source``."""
+    """Write the object file and its manifest beside the module of ``source``, in place of
+    those of another CPU if there are (``_foreign``)."""
     obj_path, manifest_path = paths(source)
-    create_atomically(obj_path, data)  # the object first: the manifest says it is complete
-    create_atomically(manifest_path, json.dumps(manifest, indent=1).encode())
+    replace = manifest_path in _foreign
+    create_atomically(obj_path, data, replace)  # the object first: the manifest says it is
+    create_atomically(manifest_path, json.dumps(manifest, indent=1).encode(), replace)
+    _foreign.discard(manifest_path)  # (complete)
 
 
 def _object_code(module: Any, loaded: Any) -> tuple[bytes, dict, str]:
@@ -278,6 +298,7 @@ def elf_undefined_symbols(data: bytes) -> set:
 _engine_lock = threading.Lock()
 _engine: Any = None
 _loaded: dict = {}  # manifest path -> {kernel name: callable}: each object is added once
+_foreign: set = set()  # the manifests found to be for another CPU: to be replaced
 
 
 def _get_engine() -> Any:
@@ -305,7 +326,7 @@ def load(module: Any) -> dict[str, Callable] | None:
     if not enabled():
         return None
     try:
-        obj_path, manifest_path = paths(module.source)
+        obj_path, manifest_path = find(module.source)
         if not manifest_path.exists():
             return None
     except OSError:
@@ -316,22 +337,26 @@ def load(module: Any) -> dict[str, Callable] | None:
             if kernels is None:
                 kernels = _loaded[manifest_path] = _load(module, obj_path, manifest_path)
         return kernels
+    except WrongMachine as e:  # expected where an image runs on another machine: no warning
+        _foreign.add(manifest_path)
+        logger.info("edujax: the ahead-of-time kernels in %s were %s; compiling them for this "
+                    "CPU", obj_path, e)
+        return None
     except Exception as e:  # noqa: BLE001 - any failure: Numba compiles or loads the kernels
-        damaged = not isinstance(e, WrongMachine)
-        if damaged:  # thrown away, so that this process writes them again
-            for path in (manifest_path, obj_path):
-                try:
-                    path.unlink()
-                except OSError:
-                    pass
+        for path in (manifest_path, obj_path):  # thrown away: this process writes them again
+            try:
+                path.unlink()
+            except OSError:
+                pass
         logger.warning("edujax: the ahead-of-time kernels in %s could not be used (%s: %s); "
-                       "loading them with Numba%s", obj_path, type(e).__name__, e,
-                       " (the files were removed)" if damaged else "")
+                       "loading them with Numba (the files were removed)", obj_path,
+                       type(e).__name__, e)
         return None
 
 
 class WrongMachine(ValueError):
-    """The object file is fine, but for another CPU: leave it to the machine that wrote it."""
+    """The object file is fine, but for another CPU: compile the kernels for this one (they
+    replace it where the folder may be written)."""
 
 
 def _load(module: Any, obj_path: Path, manifest_path: Path) -> dict[str, Callable] | None:
@@ -401,7 +426,8 @@ def load_compiled(module: Any, data: bytes, entries: dict,
         logger.warning("edujax: kernels compiled by %s could not be loaded (%s: %s); "
                        "compiling them with Numba", compiler, type(e).__name__, e)
         return None
-    if enabled() and manifest_path is not None and not manifest_path.exists():
+    if enabled() and manifest_path is not None and (not manifest_path.exists()
+                                                    or manifest_path in _foreign):
         try:
             cache_dir()  # (created if missing)
             save(module.source, data, manifest)
@@ -428,11 +454,13 @@ def _caller(name: str, address: int, nargs: int) -> Callable:
 
 
 def exported(source: str) -> bool:
-    """Has the module of ``source`` an object file (for ``as_text`` and the tests)?"""
+    """Has the module of ``source`` an object file for this CPU, as far as this process
+    knows (for ``as_text``, ``export_later`` and the tests)?"""
     try:
-        return paths(source)[1].exists()
+        manifest_path = find(source)[1]
     except OSError:
         return False
+    return manifest_path.exists() and manifest_path not in _foreign
 
 
 

@@ -14,7 +14,15 @@ process, nothing is compiled again.
 A file is never rewritten in place. Numba checks the source file's modification time; a
 rewrite, even with the same text, would throw its cache away (and a process reading the
 file while another writes it could see half of it). New files are written under a temporary
-name and linked into place atomically; an existing file is only ever read.
+name and linked into place atomically; an existing file is only ever read. Every file is
+readable by all (0644): the folder may be an image's pre-warmed cache that a JupyterHub runs
+under other users.
+
+A cache folder this user may not write (``EDUJAX_CACHE_DIR`` pointing at such a shared,
+read-only cache) is read, never written: what it lacks goes to the user's own cache folder
+(``cache_dir()``), and a module found only in the shared folder is copied there with its
+Numba files, so that Numba reuses their machine code (Numba keeps its cache only beside a
+source file it may write).
 """
 from __future__ import annotations
 
@@ -23,6 +31,7 @@ import importlib.util
 import logging
 import os
 import py_compile
+import shutil
 import sys
 import tempfile
 import threading
@@ -45,12 +54,27 @@ def default_cache_dir() -> Path:
 
 
 def cache_dir(create: bool = True) -> Path:
-    """``EDUJAX_CACHE_DIR`` if set, else ``default_cache_dir()``; created if missing (an
-    OSError if it cannot be: the caller then compiles in memory)."""
-    path = Path(os.environ.get("EDUJAX_CACHE_DIR") or default_cache_dir())
+    """The folder new files go to: ``EDUJAX_CACHE_DIR`` if set (unless it is a shared folder
+    this user may not write, ``shared_cache_dir()``), else ``default_cache_dir()``; created
+    if missing (an OSError if it cannot be: the caller then compiles in memory)."""
+    configured = os.environ.get("EDUJAX_CACHE_DIR")
+    path = Path(configured) if configured else default_cache_dir()
+    if configured and _read_only(path):
+        path = default_cache_dir()
     if create:
         path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def shared_cache_dir() -> Path | None:
+    """``EDUJAX_CACHE_DIR`` when it exists but this user may not write it (a JupyterHub's
+    pre-warmed image, another user's folder): files are read from it, never written."""
+    configured = os.environ.get("EDUJAX_CACHE_DIR")
+    return Path(configured) if configured and _read_only(Path(configured)) else None
+
+
+def _read_only(path: Path) -> bool:
+    return path.is_dir() and not os.access(path, os.W_OK | os.X_OK)
 
 
 def module_name(source: str) -> str:
@@ -75,13 +99,18 @@ def write_module(source: str, directory: Path | None = None) -> Path:
     raise RuntimeError(f"could not write a kernel module for {name} in {directory}")
 
 
-def create_atomically(path: Path, data: bytes) -> None:
+def create_atomically(path: Path, data: bytes, replace: bool = False) -> None:
     """Write ``path`` unless it exists, so that no reader ever sees half of it: under a
-    temporary name first, then linked into place (a file already there is left alone)."""
+    temporary name first, then linked into place (a file already there is left alone,
+    unless ``replace``: then it is swapped for the new one in one step)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
+        os.fchmod(fd, 0o644)  # (mkstemp makes it 0600: private to its owner)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        if replace:
+            os.replace(tmp, path)
+            return
         try:
             os.link(tmp, path)  # fails if another process created it first: fine
         except FileExistsError:
@@ -101,6 +130,7 @@ def load_module(source: str) -> ModuleType:
         module = sys.modules.get(name)
         if module is not None:
             return module
+        copy_from_shared(name)
         path = write_module(source)
         _write_bytecode(path)
         spec = importlib.util.spec_from_file_location(name, path)
@@ -112,6 +142,27 @@ def load_module(source: str) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def copy_from_shared(name: str) -> None:
+    """Copy the module ``name`` (its text, its bytecode and Numba's files) from the shared
+    cache folder into the user's own, if only the shared one has it. The copies keep their
+    modification times, which Numba's index and Python's bytecode check against the text."""
+    shared = shared_cache_dir()
+    if shared is None or not (shared / f"{name}.py").exists():
+        return
+    try:
+        target = cache_dir()
+        if (target / f"{name}.py").exists():
+            return
+        (target / "__pycache__").mkdir(exist_ok=True)
+        for path in sorted((shared / "__pycache__").glob(f"{name}.*")):
+            shutil.copy2(path, target / "__pycache__" / path.name)
+        tmp = target / f".tmp-{name}-{os.getpid()}.py"
+        shutil.copy2(shared / f"{name}.py", tmp)
+        os.replace(tmp, target / f"{name}.py")  # the text last: it says the copy is complete
+    except OSError as e:  # (then the module is written and compiled as if new)
+        logger.info("edujax: could not copy %s from the shared cache %s (%s)", name, shared, e)
 
 
 def _write_bytecode(path: Path) -> None:

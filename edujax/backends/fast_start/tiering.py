@@ -42,6 +42,8 @@ def _work() -> None:
             job()
         except Exception:  # noqa: BLE001 - a job reports its own errors; keep the worker alive
             logger.exception("edujax numba compile job failed")
+        finally:
+            _jobs.task_done()
 
 
 def submit(job: Callable[[], None]) -> None:
@@ -52,6 +54,12 @@ def submit(job: Callable[[], None]) -> None:
             _worker = threading.Thread(target=_work, name="edujax-numba-compiler", daemon=True)
             _worker.start()
     _jobs.put(job)
+
+
+def wait_until_idle() -> None:
+    """Block until every queued compile (and the exports they queue) is done: what a
+    pre-warm runs before its kernel exits, so that the disk cache holds all of them."""
+    _jobs.join()
 
 
 class TieredExecutable:

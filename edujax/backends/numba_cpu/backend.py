@@ -100,14 +100,15 @@ class NumbaProgram:
         try:
             self._load_kernels(load_module)
         except Exception as first:  # noqa: BLE001 - any failure: try without the disk cache
+            # Damaged files are removed, then the disk is tried once more: a failure that was
+            # not the disk's may not recur either (a tiered pre-warm once saw a compile on the
+            # background thread fail with "dictionary changed size during iteration").
             removed = forget(self.module.source)
             try:
-                if not removed:
-                    raise first
                 self._load_kernels(load_module)
                 logger.warning("edujax: Numba's disk cache of a kernel module could not be "
                                "used (%s: %s); removed %d file(s) and compiled it again",
-                               type(first).__name__, first, removed)
+                               type(first).__name__, first, removed, exc_info=first)
             except Exception:  # noqa: BLE001 - the cache folder itself is the problem?
                 self._load_kernels(load_module_in_memory)
                 _warn_in_memory(first)

@@ -8,7 +8,7 @@ calls: host arrays are uploaded, GPU buffers (from a ``CudaArray``) are used as 
 and the results come back as ``CudaArray``s that stay on the GPU.
 
 Kernels are compiled by Numba the first time they are launched (with the disk cache of
-``@cuda.jit(cache=True)``, whence the module files of ``numba_cpu/cache.py``); there is no
+``@cuda.jit(cache=True)``, whence the module files of ``fast_start/cache.py``); there is no
 tiering here.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fusion groups as CUDA kernels: grid-stride loops, and reductions with a shared-memory tree.
 
-The fusion groups are the CPU backend's (``numba_cpu/fusion.py``); only their loop changes.
+The fusion groups are the CPU backend's (``passes/fusion.py``); only their loop changes.
 A CPU loop nest visits the elements one after the other. A CUDA kernel is one function that
 thousands of threads run at once, each on its own elements. For ``selu`` on f32[1000]::
 

@@ -1,7 +1,7 @@
 """Lowering rules for CUDA kernels: the CPU backend's table, with the math swapped out.
 
 A fused CUDA kernel computes one element at a time, exactly like a CPU loop body, so the
-rules of ``numba_cpu/lowering.py`` (one equation -> one line of scalar Python) apply as
+rules of ``passes/lowering.py`` (one equation -> one line of scalar Python) apply as
 they are: ``c = a * b``, ``d = (b if c else a)``, casts that wrap integers around...
 
 Only the functions a rule *calls* change. On the CPU, float32 ``exp`` is edujax's own
