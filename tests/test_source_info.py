@@ -12,7 +12,7 @@ import pytest
 
 import edujax as jax
 import edujax.numpy as jnp
-from edujax import source_info
+from edujax import config, source_info
 
 from recorded import check, load, params
 
@@ -69,3 +69,44 @@ def test_an_equation_of_edujax_internals_has_no_place():
     jaxpr = jax.make_jaxpr(selu)(jnp.arange(3.0))
     inner = next(e for e in jaxpr.eqns if e.primitive.name == "jit").params["jaxpr"]
     assert [source_info.summarize(e.source_info) for e in inner.eqns] == [""]
+
+
+# -- the generated kernel's statements name their equation and the user's line
+def loss(w, x):
+    y = jnp.tanh(x @ w)
+    return (y ** 2).sum()
+
+
+TUTORIAL_JITS = {  # the tutorials' jitted functions, with arguments
+    "selu": (selu, (jnp.arange(5.0),)),
+    "grad(loss)": (jax.grad(loss), (jnp.ones((3, 2)), jnp.ones((4, 3)))),
+    "vmap(selu)": (jax.vmap(selu), (jnp.ones((2, 3)),)),
+    "sum_of_squares": (lambda x: jnp.sum(x ** 2), (jnp.arange(4.0),)),
+}
+
+
+@pytest.fixture
+def numba_backend(monkeypatch):
+    monkeypatch.setenv("EDUJAX_TIERED", "0")  # compile at once
+    before = config.read("edujax_backend")
+    config.update("edujax_backend", "numba")
+    yield
+    config.update("edujax_backend", before)
+
+
+@pytest.mark.parametrize("name", list(TUTORIAL_JITS))
+def test_every_equation_maps_to_a_source_line_and_a_generated_line(name, numba_backend):
+    from edujax.backends.numba_cpu.provenance import statement_origins
+
+    fun, args = TUTORIAL_JITS[name]
+    executable = jax.jit(fun).lower(*args).compile()._entry.executable
+    module = executable.module
+    origins = {id(o) for o in statement_origins(module.source, module.provenance) if o}
+    equations = list(module.provenance.values())
+    assert equations
+    for origin in equations:  # 100%: each equation has a line of code and a place here
+        assert id(origin) in origins, origin.eqn_text
+        assert origin.place.frame is not None and origin.place.frame.file_name == __file__
+    text = executable.as_text()
+    assert f"<- {__file__}:" in text
+    assert module.source.count(__file__) == 0  # the compiled text stays place-free (caches)
