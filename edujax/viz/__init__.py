@@ -8,6 +8,7 @@
     viz.timing(f, x)         # eager vs jit first call vs jit steady state
     viz.sweep(f, sizes)      # time against input size, log-log
     viz.trace(f, x)          # tracing one bind at a time: trace, level, avals, the jaxpr so far
+    viz.lineage(f, x)        # Python, jaxpr and generated kernel side by side, linked lines
 
 Each function returns a view: plain data (``.data``, ``.rows``, ``.state``, ``.seconds``)
 with a text form (``print(view)``), a static HTML form for notebooks shown without a
@@ -16,9 +17,11 @@ IPython, anywidget and matplotlib are imported only when a view is shown or draw
 """
 from edujax.viz.cache import CacheView, cache
 from edujax.viz.graph import GraphView, graph
+from edujax.viz.lineage import LineageView, lineage
 from edujax.viz.timing import SweepView, TimingView, sweep, timing
 from edujax.viz.trace import TraceView, trace
 from edujax.viz.tree import TreeView, tree
 
-__all__ = ["graph", "tree", "cache", "timing", "sweep", "trace",
-           "GraphView", "TreeView", "CacheView", "TimingView", "SweepView", "TraceView"]
+__all__ = ["graph", "tree", "cache", "timing", "sweep", "trace", "lineage",
+           "GraphView", "TreeView", "CacheView", "TimingView", "SweepView", "TraceView",
+           "LineageView"]
