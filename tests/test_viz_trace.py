@@ -63,3 +63,35 @@ def test_the_static_stepper_has_a_panel_and_back_next_for_every_step():
     assert "next &#8594;</label>" in html and "&#8592; back</label>" in html
     assert "<script" not in html  # works on nbviewer/GitHub, without a kernel
     assert re.search(r"sin.*staging", view.text())
+
+
+# -- viz.grad_stages: JVP, the known/unknown split, transposition
+def g(x):
+    y = jnp.sin(x)
+    return jnp.cos(y) * 2.0
+
+
+def test_partial_evaluation_splits_known_from_unknown_and_marks_residuals():
+    jvp_stage, split, backward = viz.grad_stages(g, 1.0).stages
+    known = [line for line in split.lines if line.role == "known"]
+    unknown = [line for line in split.lines if line.role == "unknown"]
+    # the forward pass: sin, cos (the JVP of sin), cos, sin (the JVP of cos), times 2
+    assert [t.split(" = ")[1].split()[0] for t in split.by_role("known")] == [
+        "sin", "cos", "cos", "sin", "mul"]
+    # the residuals are the derivatives the tangent side multiplies by: cos(x), sin(sin x)
+    assert [t.split(" = ")[1] for t in (line.text for line in known if line.residual)] == [
+        "cos a", "sin e"]
+    assert [line.text.split(" = ")[1].split()[0] for line in unknown] == ["mul", "mul", "neg",
+                                                                         "mul"]
+    # the tangent side reads the residuals by the names the forward pass gave them
+    assert unknown[0].text.endswith("mul b c") and unknown[1].text.endswith("mul h d")
+    assert len(jvp_stage.lines) == 9 and len(backward.lines) == 4
+    line = g.__code__.co_firstlineno
+    assert [ln.place.split(":")[-2] for ln in backward.lines] == [str(line + 2)] * 3 + [
+        str(line + 1)]
+
+
+def test_the_stage_view_colours_roles():
+    html = viz.grad_stages(g, 1.0).html()
+    assert html.count("ej-role-known") >= 5 and html.count("ej-role-unknown") >= 4
+    assert "ej-residual" in html and "<script" not in html
