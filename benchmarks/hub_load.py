@@ -88,7 +88,7 @@ def one_student(url: str, name: str, cells: list[str], may_raise: frozenset[int]
             errors.append(f"only {len(runs)} of {len(cells)} cells ran")
         return {"name": name, "spawn": spawned, "first": runs[0].finished - t0,
                 "whole": runs[-1].finished - t0, "outputs": [r.output for r in runs],
-                "errors": errors}
+                "errors": errors, "reconnects": student.reconnects}
     except Exception as error:  # a failure of this student, counted and shown, never fatal
         return {"name": name, "errors": [f"{type(error).__name__}: {error}"],
                 "trace": traceback.format_exc()}
@@ -165,6 +165,8 @@ def report(results: list[dict], sampler: MemorySampler, wall: float, n_cells: in
     print(f"  peak memory: hub + proxy + culler {sampler.peak_hub / MIB:.0f} MiB, students' "
           f"servers and kernels {sampler.peak_students / MIB:.0f} MiB "
           f"({sampler.peak_students / MIB / max(len(results), 1):.0f} MiB per student)")
+    reconnects = sum(r.get("reconnects", 0) for r in results)
+    print(f"  kernel websockets that dropped and reconnected (as JupyterLab does): {reconnects}")
     for r in results:
         if r["errors"]:
             print(f"  FAILED {r['name']}: {'; '.join(r['errors'])[:300]}")

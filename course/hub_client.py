@@ -35,6 +35,7 @@ class HubUser:
     password: str
     session: requests.Session = field(default_factory=requests.Session)
     token: str = ""
+    reconnects: int = 0               # kernel websocket connections that dropped and came back
 
     # --- the hub's pages, as a browser sends them --------------------------------------------
     def _xsrf(self, page: str) -> str:
@@ -128,52 +129,87 @@ class HubUser:
         an error, except in the cells numbered in `may_raise` (a tutorial's cells tagged
         raises-exception, which show an error on purpose)."""
         kernel_id = self.start_kernel(kernel)
-        url = self.hub_url.replace("http", "ws", 1) + \
-            f"/user/{self.name}/api/kernels/{kernel_id}/channels"
-        socket = websocket.create_connection(
-            url, header=[f"Authorization: token {self.token}"], timeout=cell_timeout)
+        channel = KernelChannel(self, kernel_id, cell_timeout)
         try:
             runs = []
             for i, source in enumerate(sources):
-                runs.append(execute(socket, source, self.name))
+                runs.append(channel.execute(source))
                 if runs[-1].status != "ok" and i not in may_raise:
                     break
+            self.reconnects += channel.reconnects
             return runs
         finally:
-            socket.close()
+            channel.close()
             self.server("DELETE", f"api/kernels/{kernel_id}")
 
 
-def execute(socket: websocket.WebSocket, source: str, username: str) -> CellRun:
-    """One execute_request on the kernel's websocket; its outputs until the kernel is idle."""
-    msg_id = uuid.uuid4().hex
-    socket.send(json.dumps({
-        "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": username,
-                   "session": uuid.uuid4().hex, "version": "5.3"},
-        "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-        "content": {"code": source, "silent": False, "store_history": True,
-                    "user_expressions": {}, "allow_stdin": False, "stop_on_error": True},
-    }))
-    start = time.perf_counter()
-    run, replied, idle = CellRun(source, "ok", ""), False, False
-    while not (replied and idle):
-        message = json.loads(socket.recv())
-        if message.get("parent_header", {}).get("msg_id") != msg_id:
-            continue
-        kind, content = message["header"]["msg_type"], message["content"]
-        if kind == "stream":
-            run.output += content["text"]
-        elif kind in ("execute_result", "display_data"):
-            run.output += content["data"].get("text/plain", "") + "\n"
-        elif kind == "error":
-            run.status, run.error = "error", f"{content['ename']}: {content['evalue']}"
-        elif kind == "execute_reply":
-            replied = True
-            if content["status"] != "ok":
-                run.status = "error"
-                run.error = run.error or f"{content.get('ename')}: {content.get('evalue')}"
-        elif kind == "status" and content["execution_state"] == "idle":
-            idle = True
-    run.finished = time.perf_counter()
-    run.seconds = run.finished - start
-    return run
+class KernelChannel:
+    """A kernel's websocket, as JupyterLab keeps it: when the connection drops (a busy server
+    can miss a ping), connect again with the same session id; the Jupyter server kept the
+    messages sent meanwhile and replays them, so no output is lost. At most 3 times a cell."""
+
+    def __init__(self, user: HubUser, kernel_id: str, timeout: float):
+        self.session, self.timeout, self.reconnects = uuid.uuid4().hex, timeout, 0
+        self.url = user.hub_url.replace("http", "ws", 1) + \
+            f"/user/{user.name}/api/kernels/{kernel_id}/channels?session_id={self.session}"
+        self.header = [f"Authorization: token {user.token}"]
+        self.username = user.name
+        self.socket = self.connect()
+
+    def connect(self) -> websocket.WebSocket:
+        return websocket.create_connection(self.url, header=self.header, timeout=self.timeout)
+
+    def close(self) -> None:
+        self.socket.close()
+
+    def receive(self, drops: list[int]) -> dict:
+        while True:
+            try:
+                return json.loads(self.socket.recv())
+            except websocket.WebSocketConnectionClosedException:
+                drops.append(1)
+                if len(drops) > 3:
+                    raise
+                self.reconnects += 1
+                time.sleep(1)
+                self.socket = self.connect()
+
+    def execute(self, source: str) -> CellRun:
+        """One execute_request; its outputs until the kernel is idle again."""
+        msg_id = uuid.uuid4().hex
+        self.socket.send(json.dumps({
+            "header": {"msg_id": msg_id, "msg_type": "execute_request",
+                       "username": self.username, "session": self.session, "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": source, "silent": False, "store_history": True,
+                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True},
+        }))
+        start = time.perf_counter()
+        run, replied, idle, drops = CellRun(source, "ok", ""), False, False, []
+        while not (replied and idle):
+            message = self.receive(drops)
+            if message.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            replied, idle = take(run, message, replied, idle)
+        run.finished = time.perf_counter()
+        run.seconds = run.finished - start
+        return run
+
+
+def take(run: CellRun, message: dict, replied: bool, idle: bool) -> tuple[bool, bool]:
+    """Add one of the cell's messages to `run`; whether the reply has come, and the idle."""
+    kind, content = message["header"]["msg_type"], message["content"]
+    if kind == "stream":
+        run.output += content["text"]
+    elif kind in ("execute_result", "display_data"):
+        run.output += content["data"].get("text/plain", "") + "\n"
+    elif kind == "error":
+        run.status, run.error = "error", f"{content['ename']}: {content['evalue']}"
+    elif kind == "execute_reply":
+        replied = True
+        if content["status"] != "ok":
+            run.status = "error"
+            run.error = run.error or f"{content.get('ename')}: {content.get('evalue')}"
+    elif kind == "status" and content["execution_state"] == "idle":
+        idle = True
+    return replied, idle

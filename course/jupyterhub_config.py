@@ -13,6 +13,7 @@ Settings from the environment (course/start documents them): EDUJAX_COURSE_STATE
 database and cookie secret), EDUJAX_COURSE_ROSTER, EDUJAX_COURSE_MEMORY, EDUJAX_COURSE_IDLE.
 """
 import os
+import pwd
 import resource
 import sys
 from pathlib import Path
@@ -105,6 +106,16 @@ class CourseSpawner(LocalProcessSpawner):
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             become_student()
         return preexec
+
+    def get_args(self) -> list[str]:
+        """Kernels on Unix sockets in the student's own runtime folder, not on TCP ports:
+        jupyter_client picks a free port, lets it go and hands it to the kernel, and with a
+        class starting kernels at once another student's kernel can take it in between (one
+        in 30 died so at start in benchmarks/hub_load.py). A socket in a home only its
+        student can enter is also out of every other student's reach."""
+        runtime = Path(pwd.getpwnam(self.user.name).pw_dir) / ".local/share/jupyter/runtime"
+        return [*super().get_args(), "--KernelManager.transport=ipc",
+                f"--KernelManager.ip={runtime / 'kernel'}"]
 
 
 c.JupyterHub.spawner_class = CourseSpawner

@@ -81,19 +81,26 @@ class LocalClass:
                 f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{free_port()}"]
 
     def _interpreter_mounts(self) -> str:
-        """Mounts that let the students run the venv's Python when it lives in a folder they
-        cannot enter (pyenv's Python in root's home, mode 700, on this project's machines): in
-        the namespace, that folder is replaced by a stand-in that holds only the way to it."""
-        python = (REPO / ".venv/bin/python").resolve()
-        for parent in reversed(python.parents):
-            if parent.stat().st_mode & 0o001 == 0:
-                inner = python.relative_to(parent).parts[0]
-                stand_in = self.root / "stand-in"
+        """Mounts that let the students reach the venv and its Python where they live in a
+        folder the students cannot enter (pyenv's Python in root's home, mode 700, on this
+        project's machines; a CI clone in /root): in the namespace, each such folder is
+        replaced by a stand-in that holds only the ways through it."""
+        needed = [(REPO / ".venv/bin/python").resolve(), REPO / ".venv"]
+        passages: dict[Path, set[str]] = {}
+        for path in needed:
+            for parent in reversed(path.parents):
+                if parent.stat().st_mode & 0o001 == 0:
+                    passages.setdefault(parent, set()).add(path.relative_to(parent).parts[0])
+                    break
+        mounts = ""
+        for n, (parent, inners) in enumerate(sorted(passages.items())):
+            stand_in = self.root / f"stand-in-{n}"
+            for inner in sorted(inners):
                 (stand_in / inner).mkdir(parents=True)
-                stand_in.chmod(0o711)
-                return (f"mount --bind {parent / inner} {stand_in / inner} && "
-                        f"mount --rbind {stand_in} {parent} && ")
-        return ""
+                mounts += f"mount --bind {parent / inner} {stand_in / inner} && "
+            stand_in.chmod(0o711)
+            mounts += f"mount --rbind {stand_in} {parent} && "
+        return mounts
 
     def start_hub(self, timeout: float = 120) -> str:
         """Start the hub; its public address once it answers."""

@@ -31,6 +31,10 @@ from edujax import dtypes  # noqa: F401
 from edujax import ad_checkpoint, debug, extend, sharding  # noqa: F401
 from edujax.ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from edujax.api import eval_shape, typeof  # noqa: F401
+# Parallelism as JAX 0.10 teaches it (issue 31): meshes, shardings in types, reshard.
+from edujax.sharding import NamedSharding, P, Shard, make_mesh, set_mesh  # noqa: F401
+from edujax.lax.reshard import reshard  # noqa: F401
+from edujax.shard_map import shard_map  # noqa: F401
 from edujax.autodiff import jacobian, linear_transpose  # noqa: F401
 from edujax.callbacks import pure_callback  # noqa: F401
 from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: F401
@@ -60,3 +64,5 @@ def load_ipython_extension(ipython):  # noqa: ANN001 - an IPython shell
     """
     from edujax.magics import load_ipython_extension as load
     load(ipython)
+
+sharding.reshard = reshard  # jax.sharding.reshard too (the sharding package sits below lax)

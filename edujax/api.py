@@ -14,10 +14,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from edujax.api_util import flatten_fun, split_static
-from edujax import core, devices, dtypes
-from edujax.array import Array
+from edujax import core, devices, dtypes, sharding
+from edujax.array import Array, with_sharding
 from edujax.interpreters.partial_eval import (DebugInfo, cached_per_function, func_name,
                                               func_source, trace_to_jaxpr)
+from edujax.sharding.named_sharding import as_named_sharding
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
                               tree_map, tree_unflatten)
 
@@ -189,8 +190,11 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
 
     Without a device, on the default one: the GPU when the ``cuda`` backend is in use (see
     ``edujax.devices()``), else the CPU. Arrays already on the GPU stay there, CPU arrays stay
-    on the CPU, unless a device is named.
+    on the CPU, unless a device is named. A ``NamedSharding`` (or, under ``set_mesh``, a
+    ``PartitionSpec``) lays each array out over a mesh's devices.
     """
+    if isinstance(device, (sharding.NamedSharding, sharding.PartitionSpec)):
+        return _put_on_mesh(x, as_named_sharding(device))
     on_gpu = _wants_gpu(device)
 
     def put(leaf: Any) -> Any:
@@ -209,6 +213,18 @@ def device_put(x: Any, device: Any = None, *, src: Any = None, donate: bool = Fa
         if on_gpu:
             return devices.gpu_platform["put"](value, weak)
         return Array(value, weak)
+    return tree_map(put, x)
+
+
+def _put_on_mesh(x: Any, named: sharding.NamedSharding) -> Any:
+    """Each leaf laid out as ``named`` says; edujax keeps the whole value (the devices are
+    simulated) and the sharding, which cuts out each device's block when asked."""
+    def put(leaf: Any) -> Any:
+        if isinstance(leaf, core.Tracer):
+            return leaf
+        array = device_put(leaf)
+        named.check_shape(array.shape)
+        return with_sharding(Array(array._value, array.weak_type), named)
     return tree_map(put, x)
 
 

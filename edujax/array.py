@@ -14,7 +14,7 @@ import numpy as np
 
 from edujax.abstract_arrays import ShapedArray
 from edujax.devices import cpu_device
-from edujax.sharding import SingleDeviceSharding
+from edujax.sharding import NamedSharding, Shard, SingleDeviceSharding
 
 
 # Printers for Arrays whose dtype kind NumPy cannot print the JAX way. prng.py, above this
@@ -37,13 +37,17 @@ class ArrayImpl:
     everyone else calls it ``Array``.
     """
 
-    __slots__ = ("_value", "_weak_type", "_aval", "__weakref__")
+    # _sharding: None for an array on one device, else the NamedSharding it was put on
+    # (device_put, or the output type of a jitted function): edujax keeps the whole value
+    # and cuts each device's block out of it when asked (addressable_shards).
+    __slots__ = ("_value", "_weak_type", "_aval", "_sharding", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, value: np.ndarray, weak_type: bool = False):
         self._value = value
         self._weak_type = weak_type
         self._aval = None
+        self._sharding = None
 
     # -- what tracing needs to know ------------------------------------------------
     @property
@@ -51,7 +55,10 @@ class ArrayImpl:
         aval = self._aval
         if aval is None:
             v = self._value
-            aval = self._aval = ShapedArray(v.shape, v.dtype, self._weak_type)
+            sharding = self._sharding
+            aval = self._aval = ShapedArray(
+                v.shape, v.dtype, self._weak_type,
+                None if sharding is None else sharding.abstract())
         return aval
 
     shape = property(lambda self: self._value.shape)
@@ -113,7 +120,7 @@ class ArrayImpl:
         return self._value.tolist()
 
     def copy(self) -> Array:
-        return ArrayImpl(self._value.copy(), self._weak_type)
+        return with_sharding(ArrayImpl(self._value.copy(), self._weak_type), self._sharding)
 
     def __copy__(self) -> Array:
         return self
@@ -134,15 +141,31 @@ class ArrayImpl:
         return cpu_device
 
     def devices(self) -> set:
-        return {cpu_device}
+        return {cpu_device} if self._sharding is None else self._sharding.device_set
 
     @property
-    def sharding(self) -> SingleDeviceSharding:
-        """How the array is laid out over devices: all of it on its one device."""
-        return SingleDeviceSharding(self.device)
+    def sharding(self) -> SingleDeviceSharding | NamedSharding:
+        """How the array is laid out over devices: all of it on its one device, or the
+        NamedSharding it was put on."""
+        return SingleDeviceSharding(self.device) if self._sharding is None else self._sharding
+
+    @property
+    def addressable_shards(self) -> list[Shard]:
+        """Each device's block: ``shard.data`` is the slice ``shard.index`` of the value."""
+        if self._sharding is None:
+            return [Shard(self.device, (slice(None),) * self.ndim, self)]
+        sharding = self._sharding
+        shards = []
+        for device in sharding.mesh.devices.flat:
+            index = sharding.index(device, self.shape)
+            shards.append(Shard(device, index, ArrayImpl(self._value[index], self._weak_type)))
+        return shards
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self._sharding is None or self._sharding.is_fully_replicated
 
     is_fully_addressable = True
-    is_fully_replicated = True
     committed = False
 
     # -- printing --------------------------------------------------------------------
@@ -174,3 +197,10 @@ class ArrayImpl:
 
 
 Array = ArrayImpl
+
+
+def with_sharding(array: Array, sharding: NamedSharding | None) -> Array:
+    """``array``, now laid out as ``sharding`` says (None: on its one device)."""
+    array._sharding = sharding
+    array._aval = None
+    return array

@@ -26,7 +26,8 @@ from edujax import dtypes, nan_checks
 # ShapedArray lives in abstract_arrays.py (below array.py, which needs it); JAX's core exports it
 # too, and so do we: ``core.ShapedArray`` is how the rest of edujax names it.
 from edujax.abstract_arrays import ShapedArray, dtype_name, short_dtype_name  # noqa: F401
-from edujax.array import Array, immutable_error
+from edujax.array import Array, immutable_error, with_sharding
+from edujax.sharding.in_types import with_sharding_and_vma
 from edujax.errors import (ConcretizationTypeError, TracerArrayConversionError,
                            TracerBoolConversionError, TracerIntegerConversionError,
                            UnexpectedTracerError)
@@ -96,7 +97,13 @@ def abstract_eval(prim: Primitive, avals: list[ShapedArray], params: dict) -> An
         rule = abstract_eval_rules[prim]
     except KeyError:
         raise missing_rule("abstract evaluation", prim) from None
-    return rule(*avals, **params)
+    out = rule(*avals, **params)
+    # Shardings and varying mesh axes in types: asked only when an input carries either, so
+    # a program that never touches a mesh is typed exactly as before.
+    for a in avals:
+        if getattr(a, "sharding", None) is not None or getattr(a, "vma", None):
+            return with_sharding_and_vma(prim, avals, params, out)
+    return out
 
 
 # ------------------------------------------------------------------ traces
@@ -152,6 +159,9 @@ def _to_numpy(x: Any) -> Any:
 def _wrap(value: Any, aval: ShapedArray) -> Array:
     if type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)  # NumPy scalars, or a dtype to fix
+    sharding = getattr(aval, "sharding", None)
+    if sharding is not None:  # an eager op on arrays on a mesh: its output is on it too
+        return with_sharding(Array(value, aval.weak_type), sharding.concrete())
     return Array(value, aval.weak_type)
 
 

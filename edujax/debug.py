@@ -32,6 +32,7 @@ from edujax.array import Array
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
 from edujax.lax.shape import slice_p
+from edujax.sharding.visualize import visualize_array_sharding, visualize_sharding  # noqa: F401
 from edujax.api_util import FlatCallback
 from edujax.tree_util import tree_flatten, tree_unflatten
 

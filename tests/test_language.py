@@ -179,3 +179,18 @@ def test_the_one_line_hint_of_an_error_message_is_korean_in_a_korean_notebook(ki
     assert "\nHint: " in str(error)                  # the core writes it in English
     localize(error)
     assert "\n도움말: " in str(error) and "Hint:" not in str(error), str(error)
+
+
+def test_the_korean_notebooks_gloss_terms_with_the_glossarys_words():
+    """Where a Korean tutorial glosses a term, 트레이서(tracer), it uses the glossary's word."""
+    notebooks = sorted((ROOT / "notebooks").glob("ko/*.md")) + sorted(
+        (ROOT / "notebooks").glob("inside/ko/*.md"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in notebooks)
+    glossed = 0
+    for english, korean in glossary():
+        for term in english:
+            for word in re.findall(rf"([\uac00-\ud7a3]+)\**\({re.escape(term)}\)", text):
+                glossed += 1
+                assert any(word.startswith(k) or k.startswith(word) for k in korean), (
+                    f"the Korean notebooks say {word}({term}); docs/glossary.md says {korean}")
+    assert glossed >= 5

@@ -289,7 +289,7 @@ def test_jittime_keeps_to_its_time_budget_on_a_slow_call(shell, capsys):
     shell.run_cell("import time\ndef slow(x):\n    time.sleep(0.3)\n    return x * 2")
     value, out, _ = run(shell, capsys, "jittime -o -t 1.4 slow(x)")
     assert value.eager.repeat == 2 and value.eager.loops == 1
-    assert value.budget == 1.4 and value.seconds < 2.2
+    assert value.budget == 1.4 and sum(value.eager.all_runs) < 0.3 * 2 + 0.3   # not 7 runs
     assert re.search(r"time budget +\d+\.\d s in all, 1\.4 s for timing loops \(-t\): "
                      r"eager 2 runs × 1 loop, jit \d+ runs? × [\d,]+ loops?", out)
 

@@ -27,7 +27,7 @@ import numpy as np
 from edujax.api_util import flatten_fun
 from edujax import core, dtypes, nan_checks
 from edujax.api import clear_trace_cache, shaped_abstractify
-from edujax.array import Array
+from edujax.array import Array, with_sharding
 from edujax.backends import get_backend
 from edujax.config import config
 from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
@@ -72,12 +72,13 @@ def _check_hashable(value: Any) -> None:
 
 
 def _leaf_key(x: Any) -> tuple:
-    """(shape, dtype, weak_type) of one argument leaf: all the cache looks at."""
+    """(shape, dtype, weak_type, sharding) of one argument leaf: all the cache looks at (the
+    sharding is None but for arrays on a mesh, whose types, hence programs, differ)."""
     if type(x) is Array:
         v = x._value
-        return v.shape, v.dtype, x._weak_type
+        return v.shape, v.dtype, x._weak_type, x._sharding
     aval = shaped_abstractify(x)
-    return aval.shape, aval.dtype, aval.weak_type
+    return aval.shape, aval.dtype, aval.weak_type, aval.sharding
 
 
 def _flat_key(args: tuple) -> tuple | None:
@@ -87,7 +88,7 @@ def _flat_key(args: tuple) -> tuple | None:
         if type(a) is not Array:
             return None
         v = a._value
-        key.append((v.shape, v.dtype, a._weak_type))
+        key.append((v.shape, v.dtype, a._weak_type, a._sharding))
     return tuple(key)
 
 
@@ -270,6 +271,9 @@ class JitWrapped:
         outs = entry.executable(*values)
         arrays = [Array(o, a.weak_type) if type(o) is np.ndarray and o.dtype == a.dtype
                   else _output_array(o, a) for o, a in zip(outs, entry.out_avals)]
+        for array, aval in zip(arrays, entry.out_avals):
+            if aval.sharding is not None:  # its type says it is on a mesh: lay it out so
+                with_sharding(array, aval.sharding.concrete())
         if entry.out_is_leaf:
             return arrays[0]
         return tree_unflatten(entry.out_tree, arrays)

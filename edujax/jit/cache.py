@@ -39,7 +39,7 @@ logger = logging.getLogger("edujax.jit")
 
 class SignatureKey(NamedTuple):
     in_tree: Any  # PyTreeDef of (dynamic args, dynamic kwargs)
-    leaves: tuple  # per array leaf: (shape, dtype, weak_type)
+    leaves: tuple  # per array leaf: (shape, dtype, weak_type, sharding or None)
     statics: tuple  # ((name, value), ...) of static arguments
     backend: str
     x64: bool
@@ -47,7 +47,7 @@ class SignatureKey(NamedTuple):
 
 def leaf_text(leaf: tuple) -> str:
     """``f32[3]`` (``~f32[3]`` when weakly typed), the way jaxprs write types."""
-    shape, dtype, weak = leaf
+    shape, dtype, weak = leaf[:3]
     return f"{'~' if weak else ''}{short_dtype_name(dtype)}[{','.join(map(str, shape))}]"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from edujax.sharding.named_sharding import as_named_sharding
 from edujax import core, dtypes, lax
 from edujax.inner_jit import inner_jit
 from edujax.numpy.shape_ops import expand_dims, moveaxis, ravel, reshape
@@ -48,7 +49,8 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
     return lax._convert_element_type(out, dtype, weak)
 
 
-def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None,
+           out_sharding: Any = None) -> Any:
     """``a @ b`` with NumPy's rules: 1-D operands are vectors, and the leading
     dimensions are batch dimensions that broadcast against each other.
 
@@ -104,7 +106,10 @@ def matmul(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any
 
     a, b = lax.squeeze(a, a_squeeze), lax.squeeze(b, b_squeeze)
     contract = ((np.ndim(a) - 1,), (np.ndim(b) - 1 - b_is_mat,))
-    out = lax.dot_general(a, b, (contract, (a_bdims, b_bdims)), precision, dtype)
+    if out_sharding is not None:  # a NamedSharding, or a PartitionSpec under set_mesh
+        out_sharding = as_named_sharding(out_sharding)
+    out = lax.dot_general(a, b, (contract, (a_bdims, b_bdims)), precision, dtype,
+                          out_sharding=out_sharding)
     out = lax.transpose(out, tuple(int(p) for p in perm))
     if both_squeeze:
         out = lax.expand_dims(out, both_squeeze)

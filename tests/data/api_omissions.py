@@ -25,8 +25,8 @@ _exotic_numpy_dtypes = [
     "float8_e8m0fnu", "int1", "int2", "int4", "uint1", "uint2", "uint4"]
 
 _sharding_top_level = [
-    "NamedSharding", "P", "Shard", "make_mesh", "set_mesh", "shard_map", "smap",
-    "reshard", "distributed", "make_array_from_callback", "make_array_from_process_local_data",
+    "smap",
+    "distributed", "make_array_from_callback", "make_array_from_process_local_data",
     "make_array_from_single_device_arrays",
     "process_indices", "host_ids", "remove_size_one_mesh_axis_from_type",
     "auto_pcast"]

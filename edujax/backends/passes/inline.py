@@ -48,7 +48,7 @@ CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call
                "remat2": "jaxpr"}
 # Primitives that return their operand unchanged once autodiff is done (``name`` is
 # checkpoint_name's tag; a compiled program's outputs are new buffers anyway, so ``copy``).
-IDENTITIES = {"stop_gradient", "name", "copy"}
+IDENTITIES = {"stop_gradient", "name", "copy", "reshard"}  # reshard: see lax/reshard.py
 
 
 def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:

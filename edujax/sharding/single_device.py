@@ -1,9 +1,4 @@
-"""``jax.sharding``: how an array is laid out over devices. Here: always one device.
-
-JAX splits big arrays over many accelerators and describes the layout with a *sharding*.
-edujax has a single device (the CPU, or one GPU), so every array has the same, trivial one:
-``SingleDeviceSharding``. It exists so that code which prints or checks ``x.sharding`` runs.
-"""
+"""``SingleDeviceSharding``: all of an array on one device (every array not put on a mesh)."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,7 +6,11 @@ from typing import Any
 from edujax.devices import Device
 
 
-class SingleDeviceSharding:
+class Sharding:
+    """What every sharding is (``jax.sharding.Sharding``): ``isinstance`` checks use it."""
+
+
+class SingleDeviceSharding(Sharding):
     """All of an array on one device (``jax.sharding.SingleDeviceSharding``)."""
 
     def __init__(self, device: Device, *, memory_kind: str | None = None):

@@ -1,0 +1,195 @@
+"""Shardings in types: which sharding each primitive gives its output, and ShardingTypeError.
+
+With Explicit mesh axes (JAX 0.10's default) the sharding is part of an array's type:
+``float32[8@x,4@y]`` is an 8x4 array whose rows are split over mesh axis ``x`` and columns
+over ``y``. Every primitive then decides its output's sharding from its inputs' at trace
+time, before anything runs, by the rules below (JAX keeps one per primitive, next to its
+shape rule; here they sit together so they can be read as one lesson):
+
+* elementwise (``add``, ``sin``...): the inputs' specs must agree dimension by dimension
+  (a dimension sharded in one input and not in the other takes the sharding); two
+  different axes on one dimension is a ``ShardingTypeError``;
+* reductions drop the reduced dimensions' entries; ``transpose`` permutes them;
+  ``broadcast_in_dim`` keeps the operand's and leaves new dimensions whole;
+* ``dot_general``: batch and free dimensions keep their sharding; a sharded contracting
+  dimension means every device holds only part of each sum, so the output would need a
+  collective whose result layout is a choice: a ``ShardingTypeError`` asking for
+  ``out_sharding``;
+* ``reshard`` gives exactly the sharding asked for.
+
+Other primitives whose output shape differs from their inputs' give a whole (replicated)
+output: edujax's simplification where JAX has a rule per primitive.
+
+Inside ``shard_map`` a type also records the mesh axes along which the value differs from
+device to device (``vma``, printed ``{V:x}``): elementwise ops join them, a ``psum`` over an
+axis removes it (the result is the same everywhere).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from edujax.abstract_arrays import ShapedArray
+from edujax.sharding.mesh import AxisType
+from edujax.sharding.named_sharding import NamedSharding
+from edujax.sharding.partition_spec import PartitionSpec, axes_of
+
+
+class ShardingTypeError(Exception):
+    """An operation whose output sharding cannot be decided from its inputs' types."""
+
+
+ShardingTypeError.__module__ = "jax._src.core"  # where JAX defines it (tracebacks name it)
+
+
+# ------------------------------------------------------------------ the hook
+def with_sharding_and_vma(prim: Any, avals: list, params: dict, out: Any) -> Any:
+    """``out`` (the shape rule's aval or avals) with the sharding and vma rules applied."""
+    outs = list(out) if prim.multiple_results else [out]
+    sharded = [a for a in avals if getattr(a, "sharding", None) is not None]
+    if sharded:
+        rule = sharding_rules.get(prim.name, _same_shape_rule)
+        shardings = [rule(prim, avals, params, o) for o in outs]
+    else:
+        shardings = [None] * len(outs)
+    vma = vma_rules.get(prim.name, _joined_vma)(avals, params)
+    new = [o.update(sharding=s) if s is not None else o for o, s in zip(outs, shardings)]
+    new = [_set_vma(o, vma) for o in new]
+    return new if prim.multiple_results else new[0]
+
+
+def _set_vma(aval: ShapedArray, vma: frozenset) -> ShapedArray:
+    if aval.vma == vma or not isinstance(aval, ShapedArray):
+        return aval
+    new = aval.update()
+    new.vma = vma
+    return new
+
+
+
+# ------------------------------------------------------------------ sharding rules
+def _spec(aval: ShapedArray) -> tuple:
+    """One entry per dimension: the mesh axes a dimension is split over (None if whole)."""
+    if aval.sharding is None:
+        return (None,) * len(aval.shape)
+    return aval.sharding.spec.padded(len(aval.shape))
+
+
+def _first_sharding(avals: list) -> NamedSharding:
+    return next(a.sharding for a in avals if getattr(a, "sharding", None) is not None)
+
+
+def _make(avals: list, spec: tuple) -> NamedSharding:
+    return _first_sharding(avals).with_spec(PartitionSpec(*spec))
+
+
+def _same_shape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """Elementwise: agree dimension by dimension. A primitive that changes the shape and has
+    no rule here gives a whole output (see the module docstring)."""
+    same = [a for a in avals if getattr(a, "shape", None) == out.shape and a.shape]
+    if not same or any(a.shape != out.shape for a in avals if getattr(a, "shape", ())):
+        return None
+    specs = [_spec(a) for a in same]
+    joined = []
+    for entries in zip(*specs):
+        named = {e for e in entries if e is not None}
+        if len(named) > 1:
+            shown = ", ".join(repr(tuple(s)) for s in specs)
+            raise ShardingTypeError(
+                f"{prim.name} got incompatible shardings for broadcasting: {shown}.")
+        joined.append(named.pop() if named else None)
+    return _make(avals, joined)
+
+
+def _reduction_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    axes = set(params.get("axes", ()))
+    spec = [e for d, e in enumerate(_spec(avals[0])) if d not in axes]
+    return _make(avals, spec)
+
+
+def _transpose_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    spec = _spec(avals[0])
+    return _make(avals, [spec[d] for d in params["permutation"]])
+
+
+def _broadcast_in_dim_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    spec = [None] * len(out.shape)
+    for src, dst in enumerate(params["broadcast_dimensions"]):
+        if avals[0].shape[src] == out.shape[dst]:
+            spec[dst] = _spec(avals[0])[src]
+    return _make(avals, spec)
+
+
+def _dot_general_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    lhs, rhs = avals[0], avals[1]
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    ls, rs = _spec(lhs), _spec(rhs)
+    wanted = params.get("out_sharding")
+    if wanted is not None:
+        return wanted.abstract() if isinstance(wanted, NamedSharding) else _make(avals, wanted)
+    contracted = [ls[d] for d in lc] + [rs[d] for d in rc]
+    if any(_explicit(avals, e) for e in contracted):
+        raise ShardingTypeError(
+            "Contracting dimensions are sharded and it is ambiguous how the output should be "
+            "sharded. Please specify the output sharding via the `out_sharding` parameter. Got "
+            f"lhs_contracting_spec={tuple(ls[d] for d in lc)} and "
+            f"rhs_contracting_spec={tuple(rs[d] for d in rc)}")
+    free_l = [ls[d] for d in range(len(ls)) if d not in lc and d not in lb]
+    free_r = [rs[d] for d in range(len(rs)) if d not in rc and d not in rb]
+    return _make(avals, [ls[d] for d in lb] + free_l + free_r)
+
+
+def _explicit(avals: list, entry: Any) -> bool:
+    mesh = _first_sharding(avals).mesh
+    return any(mesh.axis_type(a) == AxisType.Explicit for a in axes_of(entry))
+
+
+def _reshard_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    return params["sharding"].abstract()
+
+
+def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    dims = set(params["dimensions"])
+    return _make(avals, [e for d, e in enumerate(_spec(avals[0])) if d not in dims])
+
+
+def _gather_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    if any(_explicit(avals, e) for e in _spec(avals[0])):
+        raise ShardingTypeError(
+            "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
+            "indexing as out sharding could not be resolved unambiguously (or would require "
+            f"collectives on inputs). Got operand={avals[0]!r}, indices={_indices(avals)}")
+    return None
+
+
+def _indices(avals: list) -> str:
+    """The indices as JAX's gather sees them: edujax slices with static starts, where JAX
+    gathers with one int32 index per indexed dimension."""
+    return repr(avals[1]) if len(avals) > 1 else "ShapedArray(int32[1])"
+
+
+sharding_rules: dict[str, Callable] = {
+    "reduce_sum": _reduction_rule, "reduce_max": _reduction_rule,
+    "reduce_min": _reduction_rule, "reduce_prod": _reduction_rule,
+    "reduce_and": _reduction_rule, "reduce_or": _reduction_rule,
+    "argmax": _reduction_rule, "argmin": _reduction_rule,
+    "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
+    "dot_general": _dot_general_rule, "reshard": _reshard_rule, "squeeze": _squeeze_rule,
+    "gather": _gather_rule, "dynamic_slice": _gather_rule, "slice": _gather_rule,
+}
+
+
+# ------------------------------------------------------------------ varying axes (shard_map)
+def _joined_vma(avals: list, params: dict) -> frozenset:
+    vma: frozenset = frozenset()
+    for a in avals:
+        vma = vma | getattr(a, "vma", frozenset())
+    return vma
+
+
+def _reduced_vma(avals: list, params: dict) -> frozenset:
+    return _joined_vma(avals, params) - set(params["axes"])
+
+
+vma_rules: dict[str, Callable] = {
+    "psum": _reduced_vma, "pmax": _reduced_vma, "pmin": _reduced_vma,
+}

@@ -1,0 +1,283 @@
+"""Programs about meshes, shardings, sharding in types and shard_map, recorded from real JAX
+0.10 with 8 simulated CPU devices (XLA_FLAGS=--xla_force_host_platform_device_count=8):
+
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 /tmp/jaxenv31/bin/python \\
+        tests/data/record_from_jax.py tests/data/sharding_cases.py \\
+        tests/data/sharding_recorded.json
+
+Each program sets ``out``; tests/test_sharding_recorded.py replays them on edujax.
+"""
+
+_IMPORTS = """\
+from jax.sharding import (Mesh, NamedSharding, PartitionSpec as P, SingleDeviceSharding,
+                          AxisType)
+from functools import partial
+import io, contextlib
+"""
+
+_MESH = _IMPORTS + "mesh = jax.make_mesh((4, 2), ('x', 'y'))\n"
+_X = _MESH + ("x = jax.device_put(jnp.arange(32.).reshape(8, 4), "
+              "NamedSharding(mesh, P('x', 'y')))\n")
+_AUTO = _IMPORTS + ("mesh = jax.make_mesh((4, 2), ('x', 'y'), "
+                    "axis_types=(AxisType.Auto, AxisType.Auto))\n")
+_M1 = _IMPORTS + "mesh = jax.make_mesh((8,), ('i',))\n"
+_A1 = _IMPORTS + "mesh = jax.make_mesh((8,), ('i',), axis_types=(AxisType.Auto,))\n"
+_A2 = _IMPORTS + ("mesh = jax.make_mesh((4, 2), ('x', 'y'), "
+                  "axis_types=(AxisType.Auto, AxisType.Auto))\n")
+
+
+def _viz(setup: str, expr: str) -> str:
+    return setup + ("buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+                    f"    jax.debug.visualize_array_sharding({expr})\nout = buf.getvalue()\n")
+
+
+CASES = {
+    # ---- devices
+    "device_count": "out = jax.device_count()",
+    "devices": "out = jax.devices()",
+    "local_device_count": "out = jax.local_device_count()",
+    "device_str": "out = str(jax.devices()[3])",
+    # ---- PartitionSpec
+    "pspec_repr": _IMPORTS + "out = P('x', 'y')",
+    "pspec_none": _IMPORTS + "out = P('x', None)",
+    "pspec_tuple": _IMPORTS + "out = P(('x', 'y'),)",
+    "pspec_empty": _IMPORTS + "out = P()",
+    "pspec_len": _IMPORTS + "out = len(P('x', None, 'y'))",
+    "pspec_index": _IMPORTS + "out = P('x', 'y')[1]",
+    "pspec_eq_tuple": _IMPORTS + "out = P('x', 'y') == ('x', 'y')",
+    "pspec_eq": _IMPORTS + "out = P('x') == P('x', None)",
+    "pspec_str": _IMPORTS + "out = str(P('x', None))",
+    "pspec_unreduced": _IMPORTS + "out = P('x', unreduced={'y'})",
+    # ---- Mesh and make_mesh
+    "make_mesh_repr": _MESH + "out = mesh",
+    "make_mesh_shape": _MESH + "out = mesh.shape",
+    "make_mesh_axis_names": _MESH + "out = mesh.axis_names",
+    "make_mesh_size": _MESH + "out = mesh.size",
+    "make_mesh_devices": _MESH + "out = mesh.devices",
+    "make_mesh_axis_types": _MESH + "out = mesh.axis_types",
+    "make_mesh_auto_repr": _AUTO + "out = mesh",
+    "make_mesh_manual": _IMPORTS + ("out = jax.make_mesh((8,), ('i',), "
+                                    "axis_types=(AxisType.Manual,))"),
+    "make_mesh_1d": _M1 + "out = mesh",
+    "make_mesh_too_many": _IMPORTS + "out = jax.make_mesh((4, 4), ('x', 'y'))",
+    "make_mesh_names_mismatch": _IMPORTS + "out = jax.make_mesh((4, 2), ('x',))",
+    "mesh_constructor": _IMPORTS + ("import numpy as np\n"
+                                    "out = Mesh(np.array(jax.devices()).reshape(2, 4), ('a', 'b'))"),
+    "mesh_shape_tuple": _MESH + "out = mesh.shape_tuple",
+    "mesh_device_ids": _MESH + "out = mesh.device_ids",
+    "axis_type_repr": _IMPORTS + "out = AxisType.Explicit",
+    "axis_types_list": _IMPORTS + "out = list(AxisType)",
+    # ---- NamedSharding
+    "named_sharding_repr": _MESH + "out = NamedSharding(mesh, P('x', 'y'))",
+    "named_sharding_auto_repr": _AUTO + "out = NamedSharding(mesh, P('x'))",
+    "named_sharding_spec": _MESH + "out = NamedSharding(mesh, P('x')).spec",
+    "named_sharding_mesh": _MESH + "out = NamedSharding(mesh, P('x')).mesh",
+    "named_sharding_num_devices": _MESH + "out = NamedSharding(mesh, P('x')).num_devices",
+    "named_sharding_replicated": _MESH + "out = NamedSharding(mesh, P()).is_fully_replicated",
+    "named_sharding_not_replicated": _MESH + "out = NamedSharding(mesh, P('x')).is_fully_replicated",
+    "named_sharding_eq": _MESH + "out = NamedSharding(mesh, P('x')) == NamedSharding(mesh, P('x', None))",
+    "named_sharding_shard_shape": _MESH + "out = NamedSharding(mesh, P('x', 'y')).shard_shape((8, 4))",
+    "named_sharding_shard_shape_tuple": _MESH + "out = NamedSharding(mesh, P(('x', 'y'))).shard_shape((16, 4))",
+    "named_sharding_bad_axis": _MESH + "out = jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('z')))",
+    "named_sharding_device_set_len": _MESH + "out = len(NamedSharding(mesh, P('x')).device_set)",
+    "single_device_sharding": _IMPORTS + "out = SingleDeviceSharding(jax.devices()[2])",
+    "array_default_sharding": "out = jnp.arange(4.).sharding",
+    # ---- device_put and arrays' shardings
+    "device_put_sharding": _X + "out = x.sharding",
+    "device_put_values": _X + "out = x",
+    "device_put_shape": _X + "out = x.shape",
+    "addressable_shards_count": _X + "out = len(x.addressable_shards)",
+    "addressable_shard_shape": _X + "out = x.addressable_shards[0].data.shape",
+    "addressable_shard_data": _X + "out = x.addressable_shards[3].data",
+    "addressable_shard_index": _X + "out = x.addressable_shards[3].index",
+    "addressable_shard_device": _X + "out = x.addressable_shards[5].device",
+    "addressable_shards_replicated": _MESH + ("x = jax.device_put(jnp.arange(8.), NamedSharding(mesh, P('y')))\n"
+                                              "out = [(s.device.id, s.index) for s in x.addressable_shards]"),
+    "device_put_uneven": _MESH + "out = jax.device_put(jnp.zeros((6, 4)), NamedSharding(mesh, P('x', 'y')))",
+    "device_put_too_many_dims": _MESH + "out = jax.device_put(jnp.zeros(8), NamedSharding(mesh, P('x', 'y')))",
+    "x_devices_len": _X + "out = len(x.devices())",
+    "is_fully_replicated": _X + "out = x.is_fully_replicated",
+    "device_put_tuple_axis": _MESH + ("x = jax.device_put(jnp.arange(16.), NamedSharding(mesh, P(('x', 'y'))))\n"
+                                      "out = [s.index for s in x.addressable_shards]"),
+    "device_put_numpy": _MESH + ("import numpy as np\n"
+                                 "out = jax.device_put(np.ones((4, 2), np.float32), NamedSharding(mesh, P('x'))).sharding"),
+    # ---- typeof
+    "typeof_sharded": _X + "out = jax.typeof(x)",
+    "typeof_str": _X + "out = str(jax.typeof(x))",
+    "typeof_replicated": _MESH + "out = jax.typeof(jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P())))",
+    "typeof_half": _MESH + "out = jax.typeof(jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P(None, 'y'))))",
+    "typeof_auto": _AUTO + "out = jax.typeof(jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('x', 'y'))))",
+    "typeof_tuple_axis": _MESH + "out = jax.typeof(jax.device_put(jnp.zeros((16,)), NamedSharding(mesh, P(('x', 'y')))))",
+    "typeof_sharding": _X + "out = jax.typeof(x).sharding",
+    "typeof_plain": "out = jax.typeof(jnp.zeros((2, 3)))",
+    # ---- jaxprs with sharded types and the sharding rules
+    "jaxpr_elementwise": _X + "out = jax.make_jaxpr(lambda a: a * 2 + 1)(x)",
+    "jaxpr_sin": _X + "out = jax.make_jaxpr(jnp.sin)(x)",
+    "jaxpr_sum_all": _X + "out = jax.make_jaxpr(jnp.sum)(x)",
+    "jaxpr_sum_axis0": _X + "out = jax.make_jaxpr(lambda a: a.sum(axis=0))(x)",
+    "jaxpr_sum_axis1": _X + "out = jax.make_jaxpr(lambda a: a.sum(axis=1))(x)",
+    "jaxpr_transpose": _X + "out = jax.make_jaxpr(lambda a: a.T)(x)",
+    "jaxpr_add_two": _X + "out = jax.make_jaxpr(lambda a, b: a + b)(x, x)",
+    "typeof_in_jit_elementwise": _X + "out = jax.jit(lambda a: jnp.sin(a) * 2)(x).sharding",
+    "typeof_in_jit_reduce": _X + "out = jax.typeof(jax.jit(lambda a: a.sum(axis=1))(x))",
+    "jit_values_elementwise": _X + "out = jax.jit(lambda a: a * 2 + 1)(x)",
+    "jit_values_sum": _X + "out = jax.jit(lambda a: a.sum(axis=0))(x)",
+    "eager_sin_sharding": _X + "out = jnp.sin(x).sharding",
+    "eager_sum_typeof": _X + "out = jax.typeof(x.sum(axis=0))",
+    "eager_mul_values": _X + "out = (x * 3)[1]",
+    "jaxpr_dot_contract_unsharded": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.make_jaxpr(jnp.matmul)(a, b)"),
+    "dot_contract_unsharded_typeof": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.typeof(a @ b)"),
+    "dot_contract_sharded_error": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "out = jax.typeof(a @ b)"),
+    "dot_contract_sharded_error_type": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "try:\n    a @ b\nexcept Exception as e:\n    out = type(e).__module__, type(e).__name__"),
+    "dot_contract_out_sharding_pspec": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "out = jax.typeof(jnp.matmul(a, b, out_sharding=P('x', None)))"),
+    "dot_contract_out_sharding": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "out = jax.typeof(jnp.matmul(a, b, out_sharding=NamedSharding(mesh, P('x', None))))"),
+    "dot_contract_out_sharding_jaxpr": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "with jax.set_mesh(mesh):\n"
+        "    out = jax.make_jaxpr(lambda a, b: jnp.matmul(a, b, out_sharding=P('x', None)))(a, b)"),
+    "dot_contract_out_sharding_values": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P('y', None)))\n"
+        "out = jnp.matmul(a, b, out_sharding=NamedSharding(mesh, P('x', None)))"),
+    "dot_both_out_same_axis_error": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P(None, 'x')))\n"
+        "out = jax.typeof(a @ b)"),
+    "elementwise_mismatch_error": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('y', None)))\n"
+        "out = jax.typeof(a + b)"),
+    "elementwise_replicated_and_sharded": _MESH + (
+        "a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P()))\n"
+        "out = jax.typeof(a + b)"),
+    "scalar_times_sharded": _X + "out = jax.typeof(2.0 * x)",
+    "reshard_pspec_no_mesh": _X + "out = jax.typeof(jax.sharding.reshard(x, P(None, 'x')))",
+    "reshard": _X + "out = jax.typeof(jax.sharding.reshard(x, NamedSharding(mesh, P(None, 'x'))))",
+    "reshard_set_mesh": _X + "with jax.set_mesh(mesh):\n    out = jax.typeof(jax.reshard(x, P('y', None)))",
+    "reshard_values": _X + "out = jax.sharding.reshard(x, NamedSharding(mesh, P('y', None))).addressable_shards[1].data",
+    "reshard_jaxpr": _X + "out = jax.make_jaxpr(lambda a: jax.sharding.reshard(a, NamedSharding(mesh, P('y', None))))(x)",
+    "eager_mul_values2": _X + "out = x * 3",
+    "eager_mul_shard": _X + "out = (x * 3).addressable_shards[2].data",
+    "explicit_shard_map_needs_sharded_input": _M1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                               "out = f(jnp.arange(16.))"),
+    "explicit_shard_map_sharded_input": _M1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                               "out = f(jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i')))).sharding"),
+    "explicit_shard_map_infer_specs": _M1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, out_specs=P('i'))\n"
+                               "out = f(jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i'))))"),
+    "auto_jit_typeof": _AUTO + ("x = jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+                                "out = jax.make_jaxpr(lambda a: a * 2)(x)"),
+    "auto_out_sharding": _AUTO + ("x = jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('x', 'y')))\n"
+                                  "out = jax.jit(lambda a: a * 2)(x).sharding"),
+    # ---- visualize_array_sharding
+    "viz_2d": _viz(_X, "x"),
+    "viz_rows": _viz(_MESH, "jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('x', None)))"),
+    "viz_cols": _viz(_MESH, "jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P(None, 'y')))"),
+    "viz_replicated": _viz(_MESH, "jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P()))"),
+    "viz_1d": _viz(_M1, "jax.device_put(jnp.zeros(16), NamedSharding(mesh, P('i')))"),
+    "viz_single": _viz(_IMPORTS, "jnp.zeros((4, 4))"),
+    "viz_transposed": _viz(_MESH, "jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P('y', 'x')))"),
+    # ---- shard_map
+    "shard_map_values": _A1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                               "out = f(jnp.arange(16.))"),
+    "shard_map_psum": _A1 + ("f = jax.shard_map(lambda a: jax.lax.psum(a.sum(), 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                             "out = f(jnp.arange(16.))"),
+    "shard_map_psum_sharding": _A1 + ("f = jax.shard_map(lambda a: jax.lax.psum(a.sum(), 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                                      "out = f(jnp.arange(16.)).sharding"),
+    "shard_map_out_sharding": _A1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                     "out = f(jnp.arange(16.)).sharding"),
+    "shard_map_jaxpr": _A1 + ("f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                              "out = jax.make_jaxpr(f)(jnp.arange(16.))"),
+    "shard_map_jaxpr_psum": _A1 + ("f = jax.shard_map(lambda a: jax.lax.psum(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                                   "out = jax.make_jaxpr(f)(jnp.arange(16.))"),
+    "shard_map_axis_index": _A1 + ("f = jax.shard_map(lambda a: a + jax.lax.axis_index('i'), mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                   "out = f(jnp.zeros(8))"),
+    "shard_map_all_gather": _A1 + ("f = jax.shard_map(lambda a: jax.lax.all_gather(a, 'i', tiled=True), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                                   "out = f(jnp.arange(8.))"),
+    "shard_map_all_gather_untiled": _A1 + ("f = jax.shard_map(lambda a: jax.lax.all_gather(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                                           "out = f(jnp.arange(16.))"),
+    "shard_map_ppermute": _A1 + ("perm = [(j, (j + 1) % 8) for j in range(8)]\n"
+                                 "f = jax.shard_map(lambda a: jax.lax.ppermute(a, 'i', perm), mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                 "out = f(jnp.arange(8.))"),
+    "shard_map_psum_scatter": _A1 + ("f = jax.shard_map(lambda a: jax.lax.psum_scatter(a, 'i', tiled=True), mesh=mesh, in_specs=P(), out_specs=P('i'))\n"
+                                     "out = f(jnp.arange(16.))"),
+    "shard_map_all_to_all": _A1 + ("f = jax.shard_map(lambda a: jax.lax.all_to_all(a, 'i', 0, 0, tiled=True), mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                   "out = f(jnp.arange(64.))"),
+    "shard_map_2d_psum_x": _A2 + ("f = jax.shard_map(lambda a: jax.lax.psum(a, 'x'), mesh=mesh, in_specs=P('x', 'y'), out_specs=P(None, 'y'))\n"
+                                    "out = f(jnp.arange(32.).reshape(8, 4))"),
+    "shard_map_2d_psum_both": _A2 + ("f = jax.shard_map(lambda a: jax.lax.psum(a, ('x', 'y')), mesh=mesh, in_specs=P('x', 'y'), out_specs=P())\n"
+                                       "out = f(jnp.arange(32.).reshape(8, 4))"),
+    "shard_map_block_shape": _A2 + ("f = jax.shard_map(lambda a: jnp.array(a.shape), mesh=mesh, in_specs=P('x', 'y'), out_specs=P(('x', 'y')))\n"
+                                      "out = f(jnp.zeros((8, 4)))"),
+    "shard_map_jaxpr_2d": _A2 + ("f = jax.shard_map(lambda a: jax.lax.psum(a, 'x'), mesh=mesh, in_specs=P('x', 'y'), out_specs=P(None, 'y'))\n"
+                                   "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
+    "shard_map_out_not_replicated_error": _A1 + (
+        "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "out = f(jnp.arange(16.))"),
+    "shard_map_check_vma_false": _A1 + (
+        "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P(), check_vma=False)\n"
+        "out = f(jnp.arange(16.))"),
+    "shard_map_uneven_error": _A1 + (
+        "f = jax.shard_map(lambda a: a, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "out = f(jnp.arange(12.))"),
+    "shard_map_decorator": _A1 + (
+        "@jax.shard_map(mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return a - a.mean()\n"
+        "out = f(jnp.arange(16.))"),
+    "shard_map_jit": _A1 + (
+        "f = jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P()))\n"
+        "out = f(jnp.arange(16.))"),
+    "shard_map_two_args": _A2 + (
+        "f = jax.shard_map(lambda a, b: a @ b, mesh=mesh, in_specs=(P('x', None), P(None, 'y')), out_specs=P('x', 'y'))\n"
+        "out = f(jnp.arange(32.).reshape(8, 4), jnp.ones((4, 4)))"),
+    "shard_map_matmul_psum": _A1 + (
+        "f = jax.shard_map(lambda a, b: jax.lax.psum(a @ b, 'i'), mesh=mesh, in_specs=(P(None, 'i'), P('i', None)), out_specs=P())\n"
+        "out = f(jnp.arange(32.).reshape(4, 8), jnp.ones((8, 2)))"),
+    "shard_map_pmean": _A1 + ("f = jax.shard_map(lambda a: jax.lax.pmean(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                              "out = f(jnp.arange(8.))"),
+    "shard_map_pmax": _A1 + ("f = jax.shard_map(lambda a: jax.lax.pmax(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+                             "out = f(jnp.arange(8.))"),
+    "shard_map_typeof_inside": _A1 + (
+        "seen = []\n"
+        "def body(a):\n    seen.append(str(jax.typeof(a)))\n    return a\n"
+        "jax.shard_map(body, mesh=mesh, in_specs=P('i'), out_specs=P('i'))(jnp.arange(16.))\n"
+        "out = seen"),
+    "shard_map_typeof_inside_psum": _A1 + (
+        "seen = []\n"
+        "def body(a):\n    s = jax.lax.psum(a, 'i')\n    seen.append(str(jax.typeof(s)))\n    return s\n"
+        "jax.shard_map(body, mesh=mesh, in_specs=P('i'), out_specs=P())(jnp.arange(16.))\n"
+        "out = seen"),
+    "shard_map_axis_size": _A1 + ("f = jax.shard_map(lambda a: a * jax.lax.axis_size('i'), mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                  "out = f(jnp.ones(8))"),
+    # ---- set_mesh
+    "set_mesh_shard_map": _A1 + (
+        "with jax.set_mesh(mesh):\n"
+        "    out = jax.shard_map(lambda a: jax.lax.psum(a, 'i'), in_specs=P('i'), out_specs=P())(jnp.arange(8.))"),
+    "set_mesh_device_put_spec": _M1 + (
+        "with jax.set_mesh(mesh):\n"
+        "    out = jax.device_put(jnp.arange(8.), P('i')).sharding"),
+    "set_mesh_make_array": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    out = jax.typeof(jnp.zeros((8, 4), out_sharding=P('x', 'y')))"),
+    # ---- pmap kept
+    "pmap_psum": "out = jax.pmap(lambda a: jax.lax.psum(a, 'i'), axis_name='i')(jnp.arange(8.))",
+}
