@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from edujax.backends.passes.fusion import CallStep, FusionGroup, Step
+from edujax.backends.numba_cpu import blas
 from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, fill_lines,
                                                loop_dot, loop_lines, write_kernel)
 from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
@@ -442,7 +443,11 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
         return None
     a = x if nl == 1 or lc == (1,) else f"{x}.T"
     b = y if nr == 1 or rc == (0,) else f"{y}.T"
-    return f"np.array(np.dot({a}, {b}))" if nl == nr == 1 else f"np.dot({a}, {b})"
+    if nl == nr == 1:
+        return f"np.array(np.dot({a}, {b}))"
+    multiply_adds = math.prod(eqn.outvars[0].aval.shape) * lhs.aval.shape[lc[0]]
+    dot = "dot_one_thread" if multiply_adds < blas.SMALL else "np.dot"  # (see blas.py)
+    return f"{dot}({a}, {b})"
 
 
 class _DriverWriter:
@@ -719,6 +724,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     driver = _DriverWriter(jaxpr, steps, names, out).source()
     helper_imports = sorted(out.imports)
     import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
+                    "from edujax.backends.numba_cpu.blas import dot_one_thread",
                     "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
