@@ -168,6 +168,7 @@ def _indices(avals: list) -> str:
 
 
 sharding_rules: dict[str, Callable] = {
+    "shard_map": lambda prim, avals, params, out: out.sharding,  # its out_specs decided it
     "reduce_sum": _reduction_rule, "reduce_max": _reduction_rule,
     "reduce_min": _reduction_rule, "reduce_prod": _reduction_rule,
     "reduce_and": _reduction_rule, "reduce_or": _reduction_rule,
@@ -192,4 +193,6 @@ def _reduced_vma(avals: list, params: dict) -> frozenset:
 
 vma_rules: dict[str, Callable] = {
     "psum": _reduced_vma, "pmax": _reduced_vma, "pmin": _reduced_vma,
+    "psum_invariant": _reduced_vma,
+    "shard_map": lambda avals, params: frozenset(),  # outside the body, nothing is manual
 }
