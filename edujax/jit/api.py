@@ -35,6 +35,7 @@ from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               logger, signature_text)
 from edujax.jit.primitive import jit_p
+from edujax.spmd import compile_per_device
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
                               tree_unflatten)
 
@@ -336,7 +337,10 @@ class JitWrapped:
             logger.warning("Compiling jit(%s) with global shapes and types %r for the %s "
                            "backend.", self._name, avals, entry.key.backend)
         start = time.perf_counter()
-        entry.executable = get_backend(entry.key.backend).compile(entry.jaxpr)
+        # On arrays split over devices: the program each device runs on its blocks (spmd.py).
+        sharded = any(getattr(a, "sharding", None) is not None for a in entry.jaxpr.in_avals)
+        entry.executable = ((sharded and compile_per_device(entry.jaxpr))
+                            or get_backend(entry.key.backend).compile(entry.jaxpr))
         entry.compile_seconds = time.perf_counter() - start
         if log:
             logger.warning("Finished %s compilation of jit(%s) in %.9g sec", entry.key.backend,
