@@ -278,6 +278,7 @@ rules: dict[str, Callable] = {
     "reduce_min": _reduction_rule(parallel.pmin),
     "transpose": _transpose_rule,
     "reshard": _reshard_rule,
+    "sharding_constraint": _reshard_rule,
     "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule,
 }
