@@ -28,6 +28,7 @@ import numpy as np
 from edujax import core, source_info
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from edujax.interpreters.vma import insert_pvary
 from edujax.literals import TypedComplex, TypedFloat, TypedInt
 
 TYPED_NUMBERS = (TypedInt, TypedFloat, TypedComplex)  # Python numbers that carry a dtype
@@ -220,6 +221,9 @@ class DynamicJaxprTrace(core.Trace):
                 return self.new_literal(folded, core.abstract_eval(
                     prim, [core.get_aval(a) for a in args], params))
         invars = [self.to_atom(a) for a in args]
+        if any(getattr(v.aval, "vma", None) for v in invars):  # inside shard_map: see vma.py
+            args = insert_pvary(prim, list(args), [v.aval for v in invars], params)
+            invars = [self.to_atom(a) for a in args]
         forwarded = self._forwarded(prim, args, invars, params)
         if forwarded is not None:
             return forwarded
