@@ -10,7 +10,9 @@ With ``check_vma`` (the default) each value's type records the mesh axes along w
 varies from device to device (``f32[2]{V:i}``); an output whose spec says it is the same on
 every device of an axis (the axis is absent from its out_spec) must not vary along it.
 
-NB: JAX stages shard_map as one equation under jit; edujax runs it eagerly only.
+Like JAX, the body is traced once, to a jaxpr on one device's block types, and staged as
+one ``shard_map`` equation: eagerly it runs at once; under ``jit`` or ``make_jaxpr`` the
+equation goes into the outer jaxpr, which prints it as JAX does.
 """
 from __future__ import annotations
 
@@ -23,14 +25,19 @@ import numpy as np
 
 from edujax import core
 from edujax.api_util import flatten_fun_nokwargs
-from edujax.array import Array, with_sharding
+from edujax.array import with_sharding
 from edujax.interpreters.partial_eval import trace_to_jaxpr
-from edujax.jaxpr import run_jaxpr
+from edujax.core import Primitive
+from edujax.jaxpr import Jaxpr, run_jaxpr
 from edujax.lax.parallel import Communicator, axis_env, named_axes
 from edujax.sharding.mesh import AxisType, current_mesh
 from edujax.sharding.named_sharding import NamedSharding
 from edujax.sharding.partition_spec import PartitionSpec, axes_of
 from edujax.tree_util import tree_flatten, tree_unflatten
+
+
+shard_map_p = Primitive("shard_map")
+shard_map_p.multiple_results = True
 
 
 def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = None,
@@ -43,9 +50,6 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
 
     @functools.wraps(f)
     def per_device(*args: Any) -> Any:
-        if not core.at_top_level():
-            raise NotImplementedError("edujax runs shard_map eagerly: call it outside jit, "
-                                      "grad and make_jaxpr")
         the_mesh = mesh if mesh is not None else current_mesh()
         leaves, in_tree = tree_flatten(args)
         specs = _in_specs(in_specs, args, leaves, the_mesh)
@@ -56,11 +60,60 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         outs_specs = _broadcast(out_specs, len(closed.out_avals))
         if check_vma:
             _check_replication(name, closed.out_avals, outs_specs, the_mesh)
-        outs = _run(closed, leaves, specs, the_mesh)
-        arrays = [_assemble(outs, k, s, the_mesh, aval)
-                  for k, (s, aval) in enumerate(zip(outs_specs, closed.out_avals))]
-        return tree_unflatten(out_tree, arrays)
+        # The body's constants (arrays it closed over) become its first arguments, whole on
+        # every device, so that the equation's jaxpr closes over nothing.
+        body = Jaxpr([], closed.jaxpr.constvars + closed.jaxpr.invars, closed.jaxpr.outvars,
+                     closed.jaxpr.eqns, closed.jaxpr.debug_info)
+        outs = shard_map_p.bind(
+            *closed.consts, *leaves, check_vma=check_vma,
+            in_specs=(PartitionSpec(),) * len(closed.consts) + tuple(specs), jaxpr=body,
+            mesh=the_mesh, newly_manual_axes=_AxisSet(the_mesh.axis_names),
+            out_specs=tuple(outs_specs))
+        if core.at_top_level():  # concrete outputs: each laid out on the mesh as its spec says
+            outs = [with_sharding(o, NamedSharding(the_mesh, s)) for o, s in zip(outs, outs_specs)]
+        return tree_unflatten(out_tree, outs)
     return per_device
+
+
+class _AxisSet(frozenset):
+    """The mesh axes the body sees per device, printed in the mesh's order as JAX prints
+    them (a plain frozenset's order depends on string hashing, which changes run to run)."""
+
+    def __new__(cls, names: Any) -> _AxisSet:
+        self = super().__new__(cls, names)
+        self.order = tuple(names)
+        return self
+
+    def __repr__(self) -> str:
+        return "frozenset({" + ", ".join(repr(n) for n in self.order) + "})"
+
+    __str__ = __repr__
+
+
+def _shard_map_abstract_eval(*avals: Any, jaxpr: Jaxpr, mesh: Any, out_specs: tuple,
+                             **_: Any) -> list:
+    """The outputs' global types: each body output's block, times the devices that hold
+    different blocks of it (those of the mesh axes its out_spec names)."""
+    outs = []
+    for aval, spec in zip(jaxpr.out_avals, out_specs):
+        sharding = NamedSharding(mesh, spec)
+        shape = tuple(n * sharding.parts(d) for d, n in enumerate(aval.shape))
+        explicit = any(mesh.axis_type(a) == AxisType.Explicit for e in spec for a in axes_of(e))
+        outs.append(core.ShapedArray(shape, aval.dtype, aval.weak_type,
+                                     sharding.abstract() if explicit else None))
+    return outs
+
+
+def _shard_map_impl(*args: np.ndarray, jaxpr: Jaxpr, mesh: Any, in_specs: tuple,
+                    out_specs: tuple, **_: Any) -> list:
+    """Run the body on every device's blocks, then put each output back together."""
+    outs = _run(jaxpr, args, in_specs, mesh)
+    return [_assemble(outs, k, s, mesh, aval)
+            for k, (s, aval) in enumerate(zip(out_specs, jaxpr.out_avals))]
+
+
+core.abstract_eval_rules[shard_map_p] = _shard_map_abstract_eval
+core.impl_rules[shard_map_p] = _shard_map_impl
 
 
 def _broadcast(specs: Any, n: int) -> list:
@@ -74,13 +127,11 @@ def _in_specs(in_specs: Any, args: tuple, leaves: list, mesh: Any) -> list:
     """One spec per argument leaf: given, or (in_specs=None) read off the leaf's sharding.
     On Explicit axes a given spec must be the argument's own sharding."""
     if in_specs is None:
-        return [x.sharding.spec if isinstance(getattr(x, "sharding", None), NamedSharding)
-                else PartitionSpec() for x in leaves]
+        return [_own_spec(x) or PartitionSpec() for x in leaves]
     specs = _broadcast(in_specs if not isinstance(in_specs, tuple) or isinstance(
         in_specs, PartitionSpec) else list(in_specs), len(leaves))
     for x, spec in zip(leaves, specs):
-        own = x.sharding.spec if isinstance(getattr(x, "sharding", None), NamedSharding) \
-            else PartitionSpec(*([None] * np.ndim(x)))
+        own = _own_spec(x) or PartitionSpec(*([None] * np.ndim(x)))
         explicit = [a for a in mesh.axis_names if mesh.axis_type(a) == AxisType.Explicit]
         wanted = tuple(e for e in spec.padded(np.ndim(x)))
         has = tuple(own.padded(np.ndim(x)))
@@ -92,6 +143,12 @@ def _in_specs(in_specs: Any, args: tuple, leaves: list, mesh: Any) -> list:
                 "from the arguments. If you want to reshard your inputs, you can use "
                 "`jax.reshard` on the arguments and then pass those args to shard_map.")
     return specs
+
+
+def _own_spec(x: Any) -> PartitionSpec | None:
+    """The spec an argument is laid out by (from its type: a traced one has no Array)."""
+    sharding = getattr(x, "_sharding", None) or getattr(core.get_aval(x), "sharding", None)
+    return sharding.spec if isinstance(sharding, NamedSharding) else None
 
 
 def _check_divisible(name: str, leaves: list, specs: list, mesh: Any) -> None:
@@ -125,7 +182,7 @@ def _coordinates(mesh: Any) -> list[dict]:
     return [dict(zip(mesh.axis_names, c)) for c in itertools.product(*ranges)]
 
 
-def _run(closed: Any, leaves: list, specs: list, mesh: Any) -> list:
+def _run(jaxpr: Jaxpr, leaves: Any, specs: tuple, mesh: Any) -> list:
     """Run the body once per device, on threads; a collective over axis ``a`` talks to the
     devices that differ from this one only along ``a``."""
     places = _coordinates(mesh)
@@ -144,7 +201,7 @@ def _run(closed: Any, leaves: list, specs: list, mesh: Any) -> list:
         try:
             args = [np.asarray(x)[NamedSharding(mesh, s).index(devices[i], np.shape(x))]
                     for x, s in zip(leaves, specs)]
-            return run_jaxpr(closed.jaxpr, closed.consts, args)
+            return run_jaxpr(jaxpr, [], args)
         finally:
             for a in mesh.axis_names:
                 axis_env.frames.pop(a, None)
@@ -153,7 +210,7 @@ def _run(closed: Any, leaves: list, specs: list, mesh: Any) -> list:
         return list(pool.map(run, range(len(places))))
 
 
-def _assemble(outs: list, k: int, spec: PartitionSpec, mesh: Any, aval: Any) -> Array:
+def _assemble(outs: list, k: int, spec: PartitionSpec, mesh: Any, aval: Any) -> np.ndarray:
     """Output ``k``'s blocks put back together as ``spec`` says (a replicated axis: the
     block of its first device, as JAX does when check_vma=False lets them differ)."""
     blocks = [np.asarray(o[k], dtype=aval.dtype) for o in outs]
@@ -167,4 +224,4 @@ def _assemble(outs: list, k: int, spec: PartitionSpec, mesh: Any, aval: Any) -> 
             value[index] = block
         else:
             value[...] = block
-    return with_sharding(Array(value, aval.weak_type), sharding)
+    return value

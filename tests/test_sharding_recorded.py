@@ -10,12 +10,7 @@ from recorded import check, load, params
 
 CASES = load("sharding_recorded.json")
 
-STAGED = "edujax runs shard_map eagerly; JAX stages it as one shard_map equation"
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "shard_map_jaxpr": STAGED,
-    "shard_map_jaxpr_psum": STAGED,
-    "shard_map_jaxpr_2d": STAGED,
-    "shard_map_jit": STAGED,
     "eager_mul_values": "eager indexing of an Array on a mesh skips the sharding rules",
     "set_mesh_make_array": "jnp.zeros takes no out_sharding yet",
 }

@@ -26,7 +26,7 @@ import numpy as np
 
 from edujax.api_util import flatten_fun
 from edujax import core, dtypes, nan_checks
-from edujax.api import clear_trace_cache, shaped_abstractify
+from edujax.api import clear_trace_cache, device_put, shaped_abstractify
 from edujax.array import Array, with_sharding
 from edujax.backends import get_backend
 from edujax.config import config
@@ -35,6 +35,7 @@ from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               logger, signature_text)
 from edujax.jit.primitive import jit_p
+from edujax.spmd import compile_per_device
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
                               tree_unflatten)
 
@@ -238,10 +239,19 @@ class JitWrapped:
         call = _Call(self, args, kwargs)
         if not top_level:
             return self._call_traced(call)
+        leaf_key = None
+        if flat_key is None and not kwargs and not self._static_argnums:
+            leaf_key = _flat_key(call.leaves)
+            if leaf_key is not None:  # pytrees of Arrays: the shortcut of the last structure
+                entry = self._cache.pytree_hit(call.in_tree, leaf_key)
+                if entry is not None:
+                    return self._run(entry, [a._value for a in call.leaves])
         entry = self._entry(call)
         if flat_key is not None and entry.cacheable:
             entry.flat_key = flat_key
             self._cache.flat[flat_key] = entry
+        if leaf_key is not None and entry.cacheable:
+            self._cache.last_pytree = (call.in_tree, leaf_key, entry)
         return self._run(entry, list(map(_leaf_value, call.leaves)))
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:
@@ -336,7 +346,10 @@ class JitWrapped:
             logger.warning("Compiling jit(%s) with global shapes and types %r for the %s "
                            "backend.", self._name, avals, entry.key.backend)
         start = time.perf_counter()
-        entry.executable = get_backend(entry.key.backend).compile(entry.jaxpr)
+        # On arrays split over devices: the program each device runs on its blocks (spmd.py).
+        sharded = any(getattr(a, "sharding", None) is not None for a in entry.jaxpr.in_avals)
+        entry.executable = ((sharded and compile_per_device(entry.jaxpr))
+                            or get_backend(entry.key.backend).compile(entry.jaxpr))
         entry.compile_seconds = time.perf_counter() - start
         if log:
             logger.warning("Finished %s compilation of jit(%s) in %.9g sec", entry.key.backend,
@@ -439,11 +452,48 @@ def jit(fun: Callable | None = None, *, static_argnums: Any = (), static_argname
     static_argnames=...)``. Arguments listed in ``static_argnums``/``static_argnames``
     are passed as Python values and are part of the cache key (they must be hashable).
     """
+    in_shardings = options.pop("in_shardings", None)
+    out_shardings = options.pop("out_shardings", None)
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums,
                                  static_argnames=static_argnames, donate_argnums=donate_argnums,
-                                 inline=inline)
+                                 inline=inline, in_shardings=in_shardings,
+                                 out_shardings=out_shardings)
+    if in_shardings is not None or out_shardings is not None:
+        return JitWithShardings(fun, static_argnums, static_argnames, donate_argnums,
+                                inline=inline, in_shardings=in_shardings,
+                                out_shardings=out_shardings)
     return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, inline=inline)
+
+
+class JitWithShardings(JitWrapped):
+    """``jit(f, in_shardings=..., out_shardings=...)``: the arguments are put on the mesh
+    as ``in_shardings`` says before the call (so the traced types carry those shardings),
+    and the outputs as ``out_shardings`` says after it."""
+
+    def __init__(self, fun: Callable, *args: Any, in_shardings: Any, out_shardings: Any,
+                 **kwargs: Any):
+        super().__init__(fun, *args, **kwargs)
+        self._in_shardings, self._out_shardings = in_shardings, out_shardings
+
+    def _placed(self, args: tuple) -> tuple:
+        if self._in_shardings is None:
+            return args
+        shardings = self._in_shardings
+        if not isinstance(shardings, (tuple, list)):
+            shardings = (shardings,) * len(args)
+        return tuple(a if s is None else device_put(a, s) for a, s in zip(args, shardings))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        outs = super().__call__(*self._placed(args), **kwargs)
+        if self._out_shardings is None:
+            return outs
+        if isinstance(self._out_shardings, (tuple, list)):
+            return type(outs)(device_put(o, s) for o, s in zip(outs, self._out_shardings))
+        return device_put(outs, self._out_shardings)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        return super().lower(*self._placed(args), **kwargs)
 
 
 @contextlib.contextmanager

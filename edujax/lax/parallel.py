@@ -156,8 +156,25 @@ ad.deflinear(psum_p, _psum_transpose)
 
 def psum(x: Any, axis_name: Any, *, axis_index_groups: Any = None) -> Any:
     """Sum ``x`` over the mapped axis ``axis_name``: every example gets the total."""
-    return tree_map(lambda leaf: psum_p.bind(leaf, axes=_names(axis_name),
-                                             axis_index_groups=axis_index_groups), x)
+    return tree_map(lambda leaf: _psum_leaf(leaf, _names(axis_name), axis_index_groups), x)
+
+
+def _psum_leaf(x: Any, axes: tuple, axis_index_groups: Any) -> Any:
+    """Inside shard_map, the sum of a value whose type says it varies along every summed
+    axis is JAX's ``psum_invariant``: its result is the same on every device of those axes,
+    and its type says so (``f32[2]{V:i}`` in, ``f32[2]`` out)."""
+    vma = getattr(core.get_aval(x), "vma", frozenset())
+    if vma and axis_index_groups is None and all(a in vma for a in axes):
+        return psum_invariant_p.bind(x, axes=axes)
+    return psum_p.bind(x, axes=axes, axis_index_groups=axis_index_groups)
+
+
+psum_invariant_p = Primitive("psum_invariant")
+core.abstract_eval_rules[psum_invariant_p] = lambda x, *, axes: ShapedArray(
+    x.shape, x.dtype, x.weak_type)
+core.impl_rules[psum_invariant_p] = lambda x, *, axes: core.impl_rules[psum_p](
+    x, axes=axes, axis_index_groups=None)
+ad.deflinear(psum_invariant_p, lambda ct, x, *, axes: [ct])  # (its transpose is pvary's)
 
 
 def pmax(x: Any, axis_name: Any) -> Any:

@@ -79,6 +79,10 @@ def _first_sharding(avals: list) -> NamedSharding:
 
 
 def _make(avals: list, spec: tuple) -> NamedSharding:
+    """(Trailing whole dimensions are left out, as JAX's types write ``P('x',)``.)"""
+    spec = list(spec)
+    while spec and spec[-1] is None:
+        spec.pop()
     return _first_sharding(avals).with_spec(PartitionSpec(*spec))
 
 
@@ -168,12 +172,14 @@ def _indices(avals: list) -> str:
 
 
 sharding_rules: dict[str, Callable] = {
+    "shard_map": lambda prim, avals, params, out: out.sharding,  # its out_specs decided it
     "reduce_sum": _reduction_rule, "reduce_max": _reduction_rule,
     "reduce_min": _reduction_rule, "reduce_prod": _reduction_rule,
     "reduce_and": _reduction_rule, "reduce_or": _reduction_rule,
     "argmax": _reduction_rule, "argmin": _reduction_rule,
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
-    "dot_general": _dot_general_rule, "reshard": _reshard_rule, "squeeze": _squeeze_rule,
+    "dot_general": _dot_general_rule, "reshard": _reshard_rule,
+    "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
     "gather": _gather_rule, "dynamic_slice": _gather_rule, "slice": _gather_rule,
 }
 
@@ -192,4 +198,7 @@ def _reduced_vma(avals: list, params: dict) -> frozenset:
 
 vma_rules: dict[str, Callable] = {
     "psum": _reduced_vma, "pmax": _reduced_vma, "pmin": _reduced_vma,
+    "psum_invariant": _reduced_vma,
+    "pvary": lambda avals, params: _joined_vma(avals, params) | frozenset(params["axes"]),
+    "shard_map": lambda avals, params: frozenset(),  # outside the body, nothing is manual
 }

@@ -80,6 +80,8 @@ class Mesh:
         """``Mesh('x': 4, 'y': 2, axis_types=(Explicit, Explicit))``, as shardings print it."""
         return f"Mesh({_sizes_str(self)}, axis_types={_types_str(self.axis_types)})"
 
+    __str__ = short_repr  # as JAX's str(mesh), and so a shard_map equation prints its mesh
+
     def _key(self) -> tuple:
         return (self.axis_names, self.axis_types, tuple(self.device_ids.flat), self.axis_sizes)
 

@@ -278,6 +278,63 @@ CASES = {
     "set_mesh_make_array": _MESH + (
         "with jax.set_mesh(mesh):\n"
         "    out = jax.typeof(jnp.zeros((8, 4), out_sharding=P('x', 'y')))"),
+    # ---- shard_map staged (jaxprs), under jit
+    "shard_map_jaxpr_jit": _A1 + ("f = jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, 'i'), mesh=mesh, in_specs=P('i'), out_specs=P()))\n"
+                                  "out = jax.make_jaxpr(f)(jnp.arange(16.))"),
+    "shard_map_jaxpr_closure": _A1 + ("c = jnp.arange(2.)\n"
+                                      "f = jax.shard_map(lambda a: a * c, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                      "out = jax.make_jaxpr(f)(jnp.arange(16.))"),
+    "shard_map_jaxpr_pvary_2d": _A2 + ("f = jax.shard_map(lambda a: a + 1.0, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x', 'y'))\n"
+                                       "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
+    "shard_map_jaxpr_two_args": _A2 + ("f = jax.shard_map(lambda a, b: a * b, mesh=mesh, in_specs=(P('x', 'y'), P(None, 'y')), out_specs=P('x', 'y'))\n"
+                                       "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)), jnp.ones((2, 4)))"),
+    "shard_map_jaxpr_explicit": _M1 + ("x = jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i')))\n"
+                                       "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+                                       "out = jax.make_jaxpr(f)(x)"),
+    "shard_map_jaxpr_explicit_psum": _M1 + ("x = jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i')))\n"
+                                            "f = jax.shard_map(lambda a: jax.lax.psum(a, 'i'), mesh=mesh, out_specs=P())\n"
+                                            "out = jax.make_jaxpr(f)(x)"),
+    "shard_map_jit_2d_values": _A2 + ("f = jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, 'x'), mesh=mesh, in_specs=P('x', 'y'), out_specs=P(None, 'y')))\n"
+                                      "out = f(jnp.arange(32.).reshape(8, 4))"),
+    "shard_map_jit_explicit_sharding": _M1 + ("x = jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i')))\n"
+                                              "f = jax.jit(jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i')))\n"
+                                              "out = f(x).sharding"),
+    "shard_map_jit_explicit_typeof": _M1 + ("x = jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i')))\n"
+                                            "f = jax.jit(jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i')))\n"
+                                            "out = jax.typeof(f(x))"),
+    # ---- jit on sharded arrays: values and output shardings (edujax runs them per device)
+    "jit_sharded_reduce": _X + ("y = jax.jit(lambda a: (a * 2).sum(axis=0))(x)\n"
+                                "out = (y, y.sharding.spec)"),
+    "jit_sharded_reduce_all": _X + "out = jax.typeof(jax.jit(lambda a: a.sum())(x))",
+    "jit_sharded_max": _X + "out = jax.jit(lambda a: jnp.max(a, axis=1))(x)",
+    "jit_sharded_transpose": _X + ("y = jax.jit(lambda a: a.T * 3)(x)\n"
+                                   "out = (y, jax.typeof(y))"),
+    "jit_sharded_reshard": _X + ("y = jax.jit(lambda a: jax.reshard(a, NamedSharding(mesh, P('y', 'x'))))(x)\n"
+                                 "out = (y, y.sharding.spec, y.addressable_shards[1].data.shape)"),
+    "jit_sharded_matmul_out_sharding": _X + (
+        "w = jax.device_put(jnp.ones((4, 6)), NamedSharding(mesh, P('y', None)))\n"
+        "y = jax.jit(lambda a, b: jnp.matmul(a, b, out_sharding=NamedSharding(mesh, P('x', 'y'))))(x, w)\n"
+        "out = (y, jax.typeof(y))"),
+    "jit_sharded_matmul_replicated_out": _X + (
+        "w = jax.device_put(jnp.ones((4, 6)), NamedSharding(mesh, P('y', None)))\n"
+        "y = jax.jit(lambda a, b: jnp.matmul(a, b, out_sharding=NamedSharding(mesh, P('x', None))))(x, w)\n"
+        "out = (y, jax.typeof(y))"),
+    "jit_sharded_elementwise_typeof": _X + "out = jax.typeof(jax.jit(lambda a: jnp.sin(a) * a + 1)(x))",
+    # ---- jit's in_shardings / out_shardings, with_sharding_constraint
+    "jit_in_shardings": _MESH + ("f = jax.jit(lambda a: a * 2, in_shardings=NamedSharding(mesh, P('x', None)))\n"
+                                 "out = f(np.arange(32.).reshape(8, 4)).sharding"),
+    "jit_in_shardings_typeof": _MESH + ("f = jax.jit(lambda a: a * 2, in_shardings=NamedSharding(mesh, P('x', None)))\n"
+                                        "out = jax.typeof(f(np.arange(32.).reshape(8, 4)))"),
+    "jit_out_shardings": _X + ("f = jax.jit(lambda a: a * 2, out_shardings=NamedSharding(mesh, P(None, 'y')))\n"
+                               "y = f(x)\nout = (y.sharding, y[1])"),
+    "jit_out_shardings_auto": _AUTO + ("f = jax.jit(lambda a: a + 1, out_shardings=NamedSharding(mesh, P('x')))\n"
+                                       "out = f(jnp.zeros((8, 4))).sharding"),
+    "wsc_auto_sharding": _AUTO + ("f = jax.jit(lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', 'y'))))\n"
+                                  "y = f(jnp.arange(32.).reshape(8, 4))\nout = (y.sharding, y[2])"),
+    "wsc_auto_jaxpr": _AUTO + ("f = lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', 'y')))\n"
+                               "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
+    "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
+                          "out = y.sharding"),
     # ---- pmap kept
     "pmap_psum": "out = jax.pmap(lambda a: jax.lax.psum(a, 'i'), axis_name='i')(jnp.arange(8.))",
 }
