@@ -90,15 +90,18 @@ def _dirs_for(paths: list[Path]) -> list[str]:
 
 
 def environment() -> dict[str, str]:
-    """The only variables the sandbox gets (nothing of the teacher's environment)."""
+    """The only variables the sandbox gets (nothing of the teacher's environment); its
+    ``EDUJAX_LANG`` is the student's language, which the grading process speaks."""
     import edujax
+    from edujax.language import language
 
     return {"PATH": "/usr/bin:/bin", "HOME": HOME, "TMPDIR": HOME, "IPYTHONDIR": f"{HOME}/.ipython",
             "MPLCONFIGDIR": f"{HOME}/.matplotlib", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
             "PYTHONPATH": str(Path(edujax.__file__).resolve().parent.parent),
             "PYTHONDONTWRITEBYTECODE": "1", "EDUJAX_BACKEND": "reference",
             "EDUJAX_CACHE_DIR": f"{HOME}/.edujax_cache", "NUMBA_NUM_THREADS": "1",
-            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "EDUJAX_LANG": language()}
 
 
 def command(argv: list[str], *, uid: int | None, tmpfs_mb: int = 64) -> list[str]:
