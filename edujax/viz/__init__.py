@@ -7,6 +7,8 @@
     viz.cache(jax.jit(f))    # the compile cache, updating live as f is called
     viz.timing(f, x)         # eager vs jit first call vs jit steady state
     viz.sweep(f, sizes)      # time against input size, log-log
+    viz.sharding(x)          # an array on a mesh, coloured by device
+    viz.sharding(jax.jit(f), x)  # ... and the collectives f's per-device program sends
 
 Each function returns a view: plain data (``.data``, ``.rows``, ``.state``, ``.seconds``)
 with a text form (``print(view)``), a static HTML form for notebooks shown without a
@@ -15,8 +17,9 @@ IPython, anywidget and matplotlib are imported only when a view is shown or draw
 """
 from edujax.viz.cache import CacheView, cache
 from edujax.viz.graph import GraphView, graph
+from edujax.viz.sharding import ShardingView, sharding
 from edujax.viz.timing import SweepView, TimingView, sweep, timing
 from edujax.viz.tree import TreeView, tree
 
-__all__ = ["graph", "tree", "cache", "timing", "sweep",
-           "GraphView", "TreeView", "CacheView", "TimingView", "SweepView"]
+__all__ = ["graph", "tree", "cache", "timing", "sweep", "sharding",
+           "GraphView", "TreeView", "CacheView", "TimingView", "SweepView", "ShardingView"]
