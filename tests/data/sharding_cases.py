@@ -335,6 +335,13 @@ CASES = {
                                "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
     "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
                           "out = y.sharding"),
+    # ---- float0: the gradient of an integer input (issue 31's "also")
+    "float0_dtype": "out = jax.dtypes.float0",
+    "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",
+    "float0_grad_vector": "out = jax.grad(lambda x, n: x * n.sum(), argnums=1, allow_int=True)(2.0, jnp.arange(3))",
+    "float0_grad_is_float0": ("g = jax.grad(lambda x, n: x, argnums=1, allow_int=True)(2.0, 3)\n"
+                              "out = (g.shape, g.dtype == jax.dtypes.float0)"),
+    "float0_grad_without_allow_int": "out = jax.grad(lambda n: n * 2.0)(3)",
     # ---- pmap kept
     "pmap_psum": "out = jax.pmap(lambda a: jax.lax.psum(a, 'i'), axis_name='i')(jnp.arange(8.))",
 }
