@@ -10,7 +10,8 @@ by `python -m course.accounts`), in their own home, with the EduJAX kernel of th
 .venv; memory and threads limited per student; idle servers stopped by jupyterhub-idle-culler.
 
 Settings from the environment (course/start documents them): EDUJAX_COURSE_STATE (the hub's
-database and cookie secret), EDUJAX_COURSE_ROSTER, EDUJAX_COURSE_MEMORY, EDUJAX_COURSE_IDLE.
+database and cookie secret), EDUJAX_COURSE_ROSTER, EDUJAX_COURSE_MEMORY, EDUJAX_COURSE_IDLE,
+EDUJAX_COURSE_CACHE (the shared pre-warmed kernel cache).
 """
 import os
 import pwd
@@ -32,6 +33,9 @@ STATE = Path(os.environ.get("EDUJAX_COURSE_STATE", "/srv/edujax-course"))
 ROSTER = Path(os.environ.get("EDUJAX_COURSE_ROSTER", COURSE / "roster.csv"))
 MEMORY = os.environ.get("EDUJAX_COURSE_MEMORY", "2G")
 IDLE_SECONDS = int(os.environ.get("EDUJAX_COURSE_IDLE", "3600"))
+# The tutorials' compiled kernels, pre-warmed once by the teacher (course/README.md) and read
+# by every student; what it lacks, a student's kernel compiles into their own ~/.cache.
+SHARED_CACHE = Path(os.environ.get("EDUJAX_COURSE_CACHE", REPO / ".edujax_cache"))
 
 c = get_config()  # noqa: F821 (JupyterHub defines get_config when it loads this file)
 
@@ -127,6 +131,7 @@ c.Spawner.args = ["--LabApp.news_url=None",
 c.Spawner.notebook_dir = "~"
 c.Spawner.mem_limit = MEMORY
 c.Spawner.environment = {
+    **({"EDUJAX_CACHE_DIR": str(SHARED_CACHE)} if SHARED_CACHE.is_dir() else {}),
     # Numba's parallel loops would start one thread per core of the machine in every kernel.
     "NUMBA_NUM_THREADS": "1",
     "OMP_NUM_THREADS": "1",

@@ -37,7 +37,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from edujax.api_util import flatten_fun, split_static
-from edujax import core
+from edujax import core, source_info
 from edujax.api import shaped_abstractify
 from edujax.core import Primitive
 from edujax.interpreters import ad, batching
@@ -179,14 +179,17 @@ def _eval_forward(jaxpr: Jaxpr, args: list, residuals: set) -> list:
         return v.val if type(v) is Literal else env[v]
 
     for eqn in jaxpr.eqns:
-        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
-        for v, out in zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]):
-            marked = eqn.primitive is reduce_precision_p
-            if v in residuals and v in read_later and v.aval.dtype.kind == "f" and not marked:
-                finfo = np.finfo(v.aval.dtype)
-                out = reduce_precision_p.bind(out, exponent_bits=finfo.nexp,
-                                              mantissa_bits=finfo.nmant)
-            env[v] = out
+        with source_info.replaying(eqn.source_info):
+            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+            for v, out in zip(eqn.outvars,
+                              outs if eqn.primitive.multiple_results else [outs]):
+                marked = eqn.primitive is reduce_precision_p
+                if (v in residuals and v in read_later and v.aval.dtype.kind == "f"
+                        and not marked):
+                    finfo = np.finfo(v.aval.dtype)
+                    out = reduce_precision_p.bind(out, exponent_bits=finfo.nexp,
+                                                  mantissa_bits=finfo.nmant)
+                env[v] = out
     return [read(v) for v in jaxpr.outvars]
 
 
@@ -377,30 +380,35 @@ def _param_names(fun: Callable, n: int) -> list[str]:
 
 
 def _describe_residuals(closed: ClosedJaxpr, residuals: list, arg_names: list[str]) -> list:
+    """JAX's order: literals, constants, arguments, then equations' outputs in program order
+    (a ``reduce_precision`` a policy added is looked through, to the equation it marks)."""
     jaxpr = closed.jaxpr
-    producer = {v: eqn for eqn in jaxpr.eqns for v in eqn.outvars}
     n_outs = len(jaxpr.outvars) - sum(isinstance(r, core.Tracer) for r in residuals)
-    res_vars = iter(jaxpr.outvars[n_outs:])
-    described = []
-    for r in residuals:
-        if not isinstance(r, core.Tracer):
-            described.append((core.get_aval(r), "from a constant"))
-            continue
-        v = next(res_vars)
-        if type(v) is Literal:
-            described.append((v.aval, "from a literal"))
-        elif v in jaxpr.invars:
-            described.append((v.aval, f"from the argument {arg_names[jaxpr.invars.index(v)]}"))
-        else:
-            described.append((v.aval, f"output of {producer[v].primitive.name}"))
-    return described
+    res_vars = jaxpr.outvars[n_outs:]
+    through = {e.outvars[0]: e.invars[0] for e in jaxpr.eqns if e.primitive is reduce_precision_p}
+    wanted = [through.get(v, v) for v in res_vars if type(v) is not Literal]
+    literals = [(v.aval, "from a literal") for v in res_vars if type(v) is Literal]
+    consts = [(core.get_aval(r), "from a constant") for r in residuals
+              if not isinstance(r, core.Tracer)]
+    args = [(v.aval, f"from the argument {name}") for v, name in zip(jaxpr.invars, arg_names)
+            for _ in range(wanted.count(v))]
+    outputs = [(v.aval, _produced_by(eqn)) for eqn in jaxpr.eqns for v in eqn.outvars
+               for _ in range(wanted.count(v))]
+    return literals + consts + args + outputs
+
+
+def _produced_by(eqn: Any) -> str:
+    """JAX's words for a residual an equation computed, with the line it came from."""
+    where = source_info.summarize(eqn.source_info)
+    if eqn.primitive is name_p:
+        return f"named '{eqn.params['name']}' from {where}"
+    if eqn.primitive.name == "jit":
+        return f"output of jitted function '{eqn.params['name']}' from {where}"
+    return f"output of {eqn.primitive.name} from {where}"
 
 
 def print_saved_residuals(fun: Callable, *args: Any, **kwargs: Any) -> None:
-    """Print one line per residual ``grad(fun)`` keeps: ``f32[] output of cos``.
-
-    NB: JAX also prints the source line of each equation (``from <file>:7:26 (f)``);
-    edujax omits it.
-    """
+    """Print one line per residual ``grad(fun)`` keeps: ``f32[] output of cos from
+    <file>:7:26 (f)``, the line that computed it (source_info.py)."""
     for aval, where in saved_residuals(fun, *args, **kwargs):
         print(f"{aval.str_short(short_dtypes=True)} {where}")

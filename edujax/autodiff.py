@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from edujax import core, dtypes, lax
+from edujax import core, dtypes, lax, source_info
 from edujax import numpy as jnp
 from edujax.api_util import flatten_fun_nokwargs
 from edujax.interpreters import ad
@@ -81,8 +81,9 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
             raise ValueError("jvp called with different primal and tangent shapes;Got primal "
                              f"shape {pa.shape} and tangent shape as {ta.shape}")
     flat_fun = _Flat(fun, tree_p, has_aux)
-    outs, touts = ad.jvp_flat(flat_fun, flat_p, [_tangent_or_zero(p, t)
-                                                 for p, t in zip(flat_p, flat_t)])
+    with source_info.transform_name_stack("jvp"):
+        outs, touts = ad.jvp_flat(flat_fun, flat_p, [_tangent_or_zero(p, t)
+                                                     for p, t in zip(flat_p, flat_t)])
     out, aux = flat_fun.split(outs)
     tangent = tree_unflatten(flat_fun.out_tree,
                              [ad.instantiate_zeros(t) for t in touts[:flat_fun.num_out]])
@@ -168,7 +169,8 @@ def _vjp_pullback(backward: _Backward, residuals: list, cotangent: Any) -> Any:
     jaxpr = backward.jaxpr
     undefined = [ad.UndefinedPrimal(v.aval) for v in jaxpr.invars]
     aux_zeros = [ad.Zero(a) for a in backward.aux_avals]
-    cts = ad.backward_pass(jaxpr, list(residuals), undefined, [*flat_ct, *aux_zeros])
+    with source_info.transform_name_stack("transpose"):
+        cts = ad.backward_pass(jaxpr, list(residuals), undefined, [*flat_ct, *aux_zeros])
     return tree_unflatten(backward.in_tree,
                           [_cotangent_like(a, ct) for a, ct in zip(backward.in_avals, cts)])
 
@@ -461,7 +463,8 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: Sequence = ()) -
             raise TypeError("cotangent type does not match function output, expected "
                             f"{tuple(out_avals)} but got {flat_ct}")
         undefined = [ad.UndefinedPrimal(a) for a in in_avals]
-        cts = ad.backward_pass(closed.jaxpr, closed.consts, undefined, flat_ct)
+        with source_info.transform_name_stack("transpose"):
+            cts = ad.backward_pass(closed.jaxpr, closed.consts, undefined, flat_ct)
         cts = [lax.full(a.shape, 0, a.dtype) if ct is None or type(ct) is ad.Zero
                else jnp.asarray(ct) for a, ct in zip(in_avals, cts)]
         return tuple(tree_unflatten(in_tree, cts))

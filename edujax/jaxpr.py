@@ -22,7 +22,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from edujax import core
+from edujax import core, source_info
 from edujax.core import Primitive, ShapedArray
 
 
@@ -64,6 +64,8 @@ class JaxprEqn(NamedTuple):
     outvars: list  # of Var
     primitive: Primitive
     params: dict
+    # Where the equation came from: the user's line and the name stack (source_info.py).
+    source_info: source_info.SourceInfo = source_info.NO_SOURCE
 
     def replace(self, **changes: Any) -> JaxprEqn:
         return self._replace(**changes)
@@ -88,10 +90,13 @@ class Jaxpr:
     # How a jaxpr prints. The printer (pretty.py) reads the classes of this module, so it sits
     # above it and puts itself here when imported: the lower layer owns the slot, the upper one
     # fills it (``import edujax`` imports pretty.py, so the slot is always filled).
-    printer: Callable[[Jaxpr, int], str]
+    printer: Callable[..., str]
 
-    def pretty_print(self, width: int = 80) -> str:
-        return Jaxpr.printer(self, width)
+    def pretty_print(self, width: int = 80, *, source_info: bool = False,
+                     name_stack: bool = False, **_: Any) -> str:
+        """The jaxpr's text; ``source_info=True`` notes each equation's Python line and
+        ``name_stack=True`` its transformations, at the right, as JAX does."""
+        return Jaxpr.printer(self, width, source_info=source_info, name_stack=name_stack)
 
     def __str__(self) -> str:
         return self.pretty_print()
@@ -114,8 +119,8 @@ class ClosedJaxpr:
     literals = property(lambda self: self.consts)  # JAX 0.10's name for the same list
     effects = frozenset()
 
-    def pretty_print(self, width: int = 80) -> str:
-        return self.jaxpr.pretty_print(width)
+    def pretty_print(self, width: int = 80, **options: Any) -> str:
+        return self.jaxpr.pretty_print(width, **options)
 
     def __str__(self) -> str:
         return self.pretty_print()
@@ -144,7 +149,12 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: list, *args: Any) -> list:
     for var, value in zip(jaxpr.invars, args, strict=True):
         env[var] = value
     for eqn in jaxpr.eqns:
-        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        # (what the replayed equation makes comes from where the equation came from)
+        saved = source_info.swap_replay(eqn.source_info)
+        try:
+            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        finally:
+            source_info.swap_replay(saved)
         if not eqn.primitive.multiple_results:
             outs = [outs]
         for var, value in zip(eqn.outvars, outs):

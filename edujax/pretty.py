@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, NamedTuple
 
+from edujax import source_info as si
 from edujax.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var, literal_value_str
 
 # ------------------------------------------------------------------ documents
@@ -20,6 +21,13 @@ from edujax.jaxpr import ClosedJaxpr, DropVar, Jaxpr, JaxprEqn, Literal, Var, li
 
 class Text(NamedTuple):
     text: str
+
+
+class Annotated(NamedTuple):
+    """Text with a note printed at the right end of its line, after `` # `` (JAX prints an
+    equation's source line and name stack this way)."""
+    text: str
+    annotation: str
 
 
 class Break(NamedTuple):
@@ -76,7 +84,7 @@ def _flat_width(doc: Any, budget: int) -> int:
     width, todo = 0, [doc]
     while todo and width <= budget:
         d = todo.pop()
-        if type(d) in (Text, Break):
+        if type(d) in (Text, Break, Annotated):
             width += len(d.text)
         elif type(d) is Concat:
             todo.extend(reversed(d.children))
@@ -85,9 +93,25 @@ def _flat_width(doc: Any, budget: int) -> int:
     return width
 
 
+def _with_annotations(lines: list[str], notes: list[list[str]]) -> str:
+    """Each line's annotations start in one column, after the widest line."""
+    if not any(notes):
+        return "\n".join(lines)
+    right = max(len(line) for line in lines)
+    out = []
+    for line, line_notes in zip(lines, notes):
+        if not line_notes:
+            out.append(line)
+            continue
+        out.append(line + " " * (right - len(line)) + " # " + line_notes[0])
+        out.extend(" " * right + " # " + note for note in line_notes[1:])
+    return "\n".join(out)
+
+
 def format_doc(doc: Any, width: int = 80) -> str:
     """Lay out ``doc``: a group goes flat when it fits in what is left of the line."""
     lines, line, col = [], "", 0
+    notes: list[list[str]] = [[]]  # the annotations of each line
     agenda = [(0, False, doc)]  # (indent, flat?, doc)
     while agenda:
         indent, flat, d = agenda.pop()
@@ -95,12 +119,17 @@ def format_doc(doc: Any, width: int = 80) -> str:
         if kind is Text:
             line += d.text
             col += len(d.text)
+        elif kind is Annotated:
+            line += d.text
+            col += len(d.text)
+            notes[-1].append(d.annotation)
         elif kind is Break:
             if flat:
                 line += d.text
                 col += len(d.text)
             else:
                 lines.append(line)
+                notes.append([])
                 line, col = " " * indent, indent
         elif kind is Concat:
             agenda.extend((indent, flat, c) for c in reversed(d.children))
@@ -110,7 +139,7 @@ def format_doc(doc: Any, width: int = 80) -> str:
             fits = flat or _flat_width(d.child, width - col) <= width - col
             agenda.append((indent, fits, d.child))
     lines.append(line)
-    return "\n".join(lines)
+    return _with_annotations(lines, notes)
 
 
 # ------------------------------------------------------------------ naming
@@ -128,8 +157,12 @@ def _encode_alphabetic(n: int) -> str:
 class PpContext:
     """Hands out names a, b, c... in order of first appearance, shared by nested jaxprs."""
 
-    def __init__(self, fixed: dict | None = None):
+    def __init__(self, fixed: dict | None = None, *, source_info: bool = False,
+                 name_stack: bool = False):
         self.names: dict[Var, str] = dict(fixed or {})
+        # JAX's printing options: each equation's source line and name stack, as annotations
+        self.source_info = source_info
+        self.name_stack = name_stack
         self.counter = 0
         self.shared: dict[Jaxpr, str] = {}  # jaxprs printed once, up front, then by name
 
@@ -212,9 +245,13 @@ def pp_eqn_default(eqn, ctx: PpContext, names: list[str] | None = None) -> Any:
     if names is None:
         names = sorted(eqn.params)
     lhs = pp_vars(eqn.outvars, ctx, shapes=True)
-    rhs = [text(eqn.primitive.name), pp_params(eqn.params, names, ctx),
+    info = getattr(eqn, "source_info", si.NO_SOURCE)
+    name = (Annotated(eqn.primitive.name, f"[{info.name_stack}]") if ctx.name_stack
+            else text(eqn.primitive.name))
+    rhs = [name, pp_params(eqn.params, names, ctx),
            concat(text(" "), pp_vars(eqn.invars, ctx))]
-    return concat(lhs, text(" = "), *rhs) if eqn.outvars else concat(*rhs)
+    equals = Annotated(" = ", si.summarize(info)) if ctx.source_info else text(" = ")
+    return concat(lhs, equals, *rhs) if eqn.outvars else concat(*rhs)
 
 
 # Primitives whose printed form hides some params (JAX's core.pp_eqn_rules).
@@ -309,8 +346,9 @@ def _shared_jaxprs(top: Jaxpr) -> list[tuple[str, Jaxpr]]:
     return shared
 
 
-def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80) -> str:
-    ctx = PpContext(_dropvars(jaxpr))
+def pp_toplevel_jaxpr(jaxpr: Jaxpr, width: int = 80, *, source_info: bool = False,
+                      name_stack: bool = False) -> str:
+    ctx = PpContext(_dropvars(jaxpr), source_info=source_info, name_stack=name_stack)
     shared = _shared_jaxprs(jaxpr)
     ctx.shared.update((j, name) for name, j in shared)
     docs = [concat(text(f"let {name} = "), pp_jaxpr_skeleton(j, ctx), text(" in"), brk())

@@ -1,8 +1,9 @@
 """Context managers and wrappers that change how a function is traced, not what it computes.
 
 * ``named_call(f, name=...)`` and ``named_scope(name)``: in JAX they attach a name to the
-  operations (for profilers and the compiler's metadata). JAX 0.10's jaxprs do not show it,
-  so here they only check their argument and step aside.
+  operations (for profilers and the compiler's metadata). JAX 0.10's jaxprs print it only
+  when asked (``pretty_print(name_stack=True)``: ``[layer1]``): ``named_scope`` puts it on
+  the name stack of the equations recorded inside (source_info.py).
 * ``ensure_compile_time_eval()``: inside it, an operation whose inputs are all known now
   (no tracer among them) is computed right away, even while ``jit`` or ``make_jaxpr`` is
   tracing, instead of being recorded into the jaxpr. Handy for building constant tables.
@@ -13,7 +14,7 @@ import contextlib
 import functools
 from typing import Any, Callable, Iterator
 
-from edujax import core
+from edujax import core, source_info
 
 
 def named_call(fun: Callable, *, name: str | None = None) -> Callable:
@@ -27,18 +28,21 @@ def named_call(fun: Callable, *, name: str | None = None) -> Callable:
 
 
 class named_scope(contextlib.ContextDecorator):
-    """``with jax.named_scope("layer1"):``: a name for the operations inside (a no-op here)."""
+    """``with jax.named_scope("layer1"):``: a name on the name stack of the operations inside."""
 
     def __init__(self, name: str):
         if not isinstance(name, str):
             raise TypeError("named_scope name argument must be a string.")
         self.name = name
+        self._scopes: list = []
 
     def __enter__(self) -> None:
-        return None
+        scope = source_info.extend_name_stack(source_info.Scope(self.name))
+        scope.__enter__()
+        self._scopes.append(scope)
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        self._scopes.pop().__exit__(*exc)
 
 
 class _CompileTimeEvalTrace(core.Trace):

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from edujax.api_util import flatten_fun_nokwargs, leaves_only
-from edujax import core
+from edujax import core, source_info
 from edujax.interpreters import batching
 from edujax.tree_util import (broadcast_prefix, tree_flatten, tree_flatten_with_path,
                               tree_unflatten, keystr)
@@ -93,7 +93,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
         axes = [_normalize_axis(a, x) for a, x in zip(_in_axes_for(in_axes, args), leaves)]
         size = _axis_size(fun, args, leaves, axes, axis_size)
         flat_fun, out_tree_of = leaves_only(flatten_fun_nokwargs(fun, in_tree))
-        outs, dims = batching.batch_flat(flat_fun, leaves, axes, size, axis_name)
+        with source_info.transform_name_stack("vmap"):
+            outs, dims = batching.batch_flat(flat_fun, leaves, axes, size, axis_name)
         out_tree = out_tree_of()
         out_spec = broadcast_prefix(out_axes, tree_unflatten(out_tree, outs),
                                     is_leaf=lambda x: x is None)

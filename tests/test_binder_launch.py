@@ -39,9 +39,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICKSTART = "notebooks/en/02_quickstart.md"
-# What the tutorials mean to write to stderr: the line under an error they show on purpose,
-# and the PRNG key-reuse warnings of the tutorials about keys.
-TUTORIAL_STDERR = re.compile(r"^\(\d+ frames? inside edujax hidden|KeyReuseWarning", re.M)
+# What the tutorials mean to write to stderr: the line under an error they show on purpose
+# (edujax/kernel/tracebacks.py's HIDDEN_FRAMES, in English or Korean), and the PRNG key-reuse
+# warnings of the tutorials about keys.
+TUTORIAL_STDERR = re.compile(r"^\((?:\d+ frames? inside edujax hidden"
+                             r"|edujax 내부 프레임 \d+개 숨김)|KeyReuseWarning", re.M)
 OTHER_USER = 65534  # nobody
 
 

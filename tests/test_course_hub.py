@@ -284,3 +284,23 @@ def test_accounts_creates_private_homes_from_the_roster(tmp_path):
         info = (homes / name).stat()
         assert info.st_mode & 0o777 == 0o700 and info.st_uid != 0
     assert "kim:" not in Path("/etc/passwd").read_text()   # the machine's own: untouched
+
+
+def test_an_idle_server_is_stopped_and_the_work_stays():
+    """jupyterhub-idle-culler, as the hub runs it: a server nobody uses for the idle time is
+    stopped (EDUJAX_COURSE_IDLE, here 20 s instead of an hour); the student's files stay."""
+    local = LocalClass(["choi"], idle_seconds=20)
+    try:
+        student = HubUser(local.start_hub(), "choi", PASSWORD)
+        assert student.sign_up() == "success" and student.log_in().status_code == 302
+        student.new_token()
+        student.start_server()
+        run(student, "open('work.txt', 'w').write('my notes')")
+        deadline = time.monotonic() + 180
+        while student.api("GET", "users/choi").json()["servers"]:
+            assert time.monotonic() < deadline, "the idle server is still running"
+            time.sleep(2)
+        assert (local.homes / "choi/work.txt").read_text() == "my notes"
+        assert "Culling server choi" in (local.root / "hub.log").read_text()   # not a crash
+    finally:
+        local.stop()

@@ -90,3 +90,17 @@ def test_deep_nesting_is_refused():
         message = {"t": "list", "v": [message]}
     with pytest.raises(wire.WireError):
         wire.decode(message)
+
+
+def test_the_assignments_own_lines_flag_nobody(assignment):
+    import nbformat
+
+    from edujax.grading.flags import notebook_flags
+    from edujax.grading.trusted import load_setup
+
+    own = {line.strip() for cell in load_setup(assignment.autograder) for line in cell.splitlines()}
+    nb = nbformat.read(assignment.solution, as_version=4)
+    assert "import edujax.grading.check_view" in nb.cells[2].source + nb.cells[1].source
+    assert notebook_flags(nb, own) == ""
+    nb.cells.append(nbformat.v4.new_code_cell("import sys\nsys._getframe(0)"))
+    assert notebook_flags(nb, own) == "frames"

@@ -109,6 +109,24 @@ def test_loop_of_lambdas_misses_every_time_but_same_function_hits():
     assert same[-1].cache_info().misses == 1 and same[-1].cache_info().hits == 2
 
 
+def test_pytree_calls_hit_and_a_changed_structure_or_leaf_retraces():
+    # A training step's parameters: the shortcut that compares a call's structure with the
+    # last one's must still count hits and notice every change.
+    f = jax.jit(lambda p: p["w"] * 2 + p["b"][0])
+    params = {"w": jnp.ones(3), "b": [jnp.zeros(3)]}
+    f(params)
+    out = f({"w": jnp.ones(3) * 2, "b": [jnp.ones(3)]})
+    np.testing.assert_allclose(np.asarray(out), [5.0, 5.0, 5.0])
+    f({"w": jnp.ones(4), "b": [jnp.ones(4)]})           # a new shape
+    f({"w": jnp.ones(3), "b": (jnp.ones(3),)})          # a tuple, not a list
+    np.testing.assert_allclose(np.asarray(f({"w": jnp.ones(3), "b": [jnp.ones(3) * 3]})), 5.0)
+    info = f.cache_info()
+    assert (info.hits, info.misses) == (2, 3)
+    f.clear_cache()
+    f(params)
+    assert f.cache_info().misses == 4
+
+
 def test_eviction_is_least_recently_used():
     jax.config.update("edujax_jit_cache_size", 2)
     try:

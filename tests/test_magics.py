@@ -406,3 +406,22 @@ def test_load_ext_is_what_registers_the_magics():
     magics = InteractiveShell.instance().magics_manager.magics
     assert {"jaxpr", "jittime"} <= set(magics["line"]) and {"jaxpr", "jittime"} <= set(
         magics["cell"])
+
+
+# ------------------------------------------------------------------------- %trace, --source
+def test_trace_returns_the_stepper_of_the_call(shell, capsys):
+    value, out, err = run(shell, capsys, "trace -o jax.grad(lambda v: jnp.sin(v) * 2.0)(1.0)")
+    assert [e.trace for e in value.events][:2] == ["JVP", "partial eval"]
+    assert "binds" in out and not err
+
+
+def test_trace_given_nonsense_prints_its_usage(shell, capsys):
+    result, out, err = run_cell(shell, capsys, "%trace --bogus f(x)")
+    assert "%trace [-o] f(args...)" in out + err
+    assert "Traceback" not in out + err
+
+
+def test_jaxpr_source_shows_the_linked_panes(shell, capsys, monkeypatch):
+    monkeypatch.setenv("EDUJAX_TIERED", "0")
+    value, out, err = run(shell, capsys, "jaxpr --source jnp.sin(jnp.arange(3.0))")
+    assert "sin" in out and "kernel:" in out and not err

@@ -24,7 +24,12 @@ PATTERNS = {
 COMPILED = {name: re.compile(pattern) for name, pattern in PATTERNS.items()}
 
 
-def notebook_flags(nb: Any) -> str:
-    """"frames, processes": the kinds of things the notebook's code reaches for."""
-    source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+def notebook_flags(nb: Any, own_lines: set[str] = frozenset()) -> str:
+    """"frames, processes": the kinds of things the notebook's code reaches for.
+
+    ``own_lines``: the assignment's own lines (its setup cells, such as ``import
+    edujax.grading.check_view``), which flag nobody."""
+    lines = [line for c in nb.cells if c.cell_type == "code"
+             for line in c.source.splitlines() if line.strip() not in own_lines]
+    source = "\n".join(lines)
     return ", ".join(name for name, pattern in COMPILED.items() if pattern.search(source))

@@ -116,6 +116,7 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
     os.dup2(log, 2)
     from edujax.grading.flags import notebook_flags
     from edujax.grading.session import grade_notebook
+    from edujax.grading.trusted import load_setup
 
     def write(result: SubmissionResult) -> None:
         (workdir / "result.json").write_text(result.to_json())
@@ -128,7 +129,8 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
                                f"({type(error).__name__}; open it in Jupyter to see why)",
                                sandboxed=sandboxed))
         return
-    flags = notebook_flags(nb)
+    flags = notebook_flags(nb, {line.strip() for cell in load_setup(autograder)
+                                for line in cell.splitlines()})
     expected, found = assignment_name(autograder), nb.metadata.get("otter", {}).get(
         "assignment_name")
     if expected and found and expected != found:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from edujax import core
+from edujax import core, source_info
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
 from edujax.interpreters import partial_eval as pe
@@ -275,7 +275,9 @@ def linearize_flat(fun: Callable, primals: list) -> tuple[list, ClosedJaxpr, lis
     """
     trace = PartialEvalTrace(core.current_trace())
     tangents_in = [trace.new_unknown(tangent_aval(core.get_aval(p))) for p in primals]
-    with core.set_current_trace(trace):
+    # (the staging trace began above: its equations carry the name ``jvp`` and so, once
+    # transposed, ``transpose(jvp())``)
+    with core.set_current_trace(trace), source_info.transform_name_stack("jvp"):
         primals_out, tangents_out = jvp_flat(fun, primals, tangents_in)
     out_avals = [tangent_aval(core.get_aval(p)) for p in primals_out]
     with core.set_current_trace(trace.staging):
@@ -326,7 +328,8 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list,
     linear_eqns = []
     for eqn in jaxpr.eqns:
         if all(is_known(v) for v in eqn.invars):
-            outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+            with source_info.replaying(eqn.source_info):
+                outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
             outs = outs if eqn.primitive.multiple_results else [outs]
             known.update(zip(eqn.outvars, outs))
         else:
@@ -350,10 +353,12 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list,
             raise NotImplementedError("Transpose rule (for reverse-mode differentiation) for "
                                       f"'{eqn.primitive.name}' not implemented")
         ct_arg = cts_out if eqn.primitive.multiple_results else cts_out[0]
-        cts_in = rule(ct_arg, *map(read, eqn.invars), **eqn.params)
-        for v, ct in zip(eqn.invars, cts_in):
-            if not is_known(v):
-                write(v, ct)
+        # (what transposing makes, the sums of cotangents too, comes from the equation's line)
+        with source_info.replaying(eqn.source_info):
+            cts_in = rule(ct_arg, *map(read, eqn.invars), **eqn.params)
+            for v, ct in zip(eqn.invars, cts_in):
+                if not is_known(v):
+                    write(v, ct)
     return [_pop_cotangent(cts, v) if not is_known(v) else None for v in jaxpr.invars]
 
 
@@ -368,7 +373,8 @@ def vjp_flat(fun: Callable, primals: list) -> tuple[list, Callable]:
 
     def pullback(cotangents: list) -> list:
         undefined = [UndefinedPrimal(v.aval) for v in linear.jaxpr.invars]
-        return backward_pass(linear.jaxpr, linear.consts, undefined, cotangents)
+        with source_info.transform_name_stack("transpose"):
+            return backward_pass(linear.jaxpr, linear.consts, undefined, cotangents)
     return primals_out, pullback
 
 

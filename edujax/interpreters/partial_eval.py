@@ -19,12 +19,13 @@ values compute at once, unknown ones are staged with this file's staging trace.
 from __future__ import annotations
 
 import inspect
+import sys
 import weakref
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from edujax import core
+from edujax import core, source_info
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from edujax.interpreters.vma import insert_pvary
@@ -170,6 +171,7 @@ class DynamicJaxprTrace(core.Trace):
         self.constvars: dict[int, Var] = {}  # id(constant) -> Var
         self.consts: list[Any] = []
         self.staged_unread: set[int] = set()  # ids of staged constants no equation read yet
+        self.name_depth = source_info.name_depth()  # (names above belong to enclosing jaxprs)
 
     def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
         tracer = self._new_tracer(aval)
@@ -230,7 +232,8 @@ class DynamicJaxprTrace(core.Trace):
             out_avals = [out_avals]
         outs = [self._new_tracer(a) for a in out_avals]
         outvars = [self.var_of[id(t)] for t in outs]
-        self.eqns.append(JaxprEqn(invars, outvars, prim, params))
+        self.eqns.append(JaxprEqn(invars, outvars, prim, params,
+                                  source_info.current(self.name_depth)))
         if IN_JVP_RULE[0] and outvars:
             STAGED_IN_JVP_RULE.add(outvars[0])
         return outs if prim.multiple_results else outs[0]
@@ -318,10 +321,11 @@ def trace_to_jaxpr(fun: Callable, in_avals: list[ShapedArray],
     ``forwarding=False`` keeps the equations that only pass an input on (JAX's
     linear_transpose traces that way: their transposes then show, a reduce_sum over no axes).
     """
-    trace = DynamicJaxprTrace(debug_info, forwarding)
-    args = [trace.new_arg(a) for a in in_avals]
-    with core.set_current_trace(trace):
-        outs, aux = fun(*args)
+    with source_info.new_trace(sys._getframe()):
+        trace = DynamicJaxprTrace(debug_info, forwarding)
+        args = [trace.new_arg(a) for a in in_avals]
+        with core.set_current_trace(trace):
+            outs, aux = fun(*args)
     return trace.to_jaxpr(outs), aux
 
 

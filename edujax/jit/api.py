@@ -239,10 +239,19 @@ class JitWrapped:
         call = _Call(self, args, kwargs)
         if not top_level:
             return self._call_traced(call)
+        leaf_key = None
+        if flat_key is None and not kwargs and not self._static_argnums:
+            leaf_key = _flat_key(call.leaves)
+            if leaf_key is not None:  # pytrees of Arrays: the shortcut of the last structure
+                entry = self._cache.pytree_hit(call.in_tree, leaf_key)
+                if entry is not None:
+                    return self._run(entry, [a._value for a in call.leaves])
         entry = self._entry(call)
         if flat_key is not None and entry.cacheable:
             entry.flat_key = flat_key
             self._cache.flat[flat_key] = entry
+        if leaf_key is not None and entry.cacheable:
+            self._cache.last_pytree = (call.in_tree, leaf_key, entry)
         return self._run(entry, list(map(_leaf_value, call.leaves)))
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:

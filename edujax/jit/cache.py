@@ -102,6 +102,10 @@ class FunctionCache:
         # A shortcut for the commonest call, positional Arrays only: a flat key of
         # (shape, dtype, weak_type) per argument avoids building a pytree structure.
         self.flat: dict[tuple, CacheEntry] = {}
+        # The next commonest: pytrees of Arrays (a training step's parameters). Hashing a
+        # new call's tree structure costs more than comparing it with the last one's, so
+        # the last (structure, flat key, entry) is kept and compared first.
+        self.last_pytree: tuple | None = None
         self.evicted: OrderedDict[SignatureKey, None] = OrderedDict()  # to explain misses
         self.hits = 0
         self.misses = 0
@@ -117,6 +121,17 @@ class FunctionCache:
         if entry is not None:
             self.entries.move_to_end(key)
             self.count_hit(entry)
+        return entry
+
+    def pytree_hit(self, in_tree: Any, flat_key: tuple) -> CacheEntry | None:
+        """The entry of the last pytree call when this call has its structure and leaves
+        (counted as a hit), else None."""
+        last = self.last_pytree
+        if last is None or last[1] != flat_key or last[0] != in_tree:
+            return None
+        entry = last[2]
+        self.count_hit(entry)
+        self.entries.move_to_end(entry.key)
         return entry
 
     def count_hit(self, entry: CacheEntry) -> None:
@@ -146,6 +161,7 @@ class FunctionCache:
         while len(self.entries) > maxsize:
             old_key, evicted = self.entries.popitem(last=False)  # the least recently used
             self.flat.pop(getattr(evicted, "flat_key", None), None)
+            self.last_pytree = None
             self.evicted[old_key] = None
             if len(self.evicted) > 256:
                 self.evicted.popitem(last=False)
@@ -156,6 +172,7 @@ class FunctionCache:
         if self.entries.get(entry.key) is entry:
             del self.entries[entry.key]
             self.flat.pop(getattr(entry, "flat_key", None), None)
+            self.last_pytree = None
             self.misses -= 1
             if self.miss_reasons:
                 self.miss_reasons.pop()
@@ -167,6 +184,7 @@ class FunctionCache:
     def clear(self) -> None:
         self.entries.clear()
         self.flat.clear()
+        self.last_pytree = None
 
 
 def clear_all() -> None:

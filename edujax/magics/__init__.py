@@ -5,6 +5,8 @@ kernel loads them for you). IPython is imported only here, never by the core.
 
     %jaxpr jax.grad(f)(x)        # the jaxpr of a call, as make_jaxpr prints it
     %jittime f(x)                # eager vs jit: first call and steady state
+    %trace jax.grad(f)(x)        # tracing one bind at a time (edujax.viz.trace)
+    %jaxpr --source f(x)         # Python, jaxpr and generated kernel, linked (viz.lineage)
 """
 from __future__ import annotations
 

@@ -11,6 +11,8 @@ Options:
   --compiled    print the code the active jit backend generates for this call instead
                 (``jax.jit(callee).lower(...).compile().as_text()``)
   --graph       show the jaxpr as a graph (``edujax.viz.graph``)
+  --source      show the Python source, the compiled jaxpr and the generated kernel side by
+                side, each line linked to its partners (``edujax.viz.lineage``)
   --static N,.. argument positions that are static (``make_jaxpr``'s static_argnums)
 
 ``%%jaxpr`` runs the cell's other lines first and uses its last line as the call.
@@ -28,7 +30,7 @@ from edujax.magics.calls import evaluate_call
 from edujax.magics.options import MagicParser, int_list, split_options
 from edujax.magics.request import read_request
 
-USAGE = "%jaxpr [-o] [-q] [--compiled] [--graph] [--static N[,N...]] f(args...)"
+USAGE = "%jaxpr [-o] [-q] [--compiled] [--graph] [--source] [--static N[,N...]] f(args...)"
 
 
 def _parser() -> MagicParser:
@@ -37,6 +39,7 @@ def _parser() -> MagicParser:
     parser.add_argument("-q", dest="quiet", action="store_true")
     parser.add_argument("--compiled", action="store_true")
     parser.add_argument("--graph", action="store_true")
+    parser.add_argument("--source", action="store_true")
     parser.add_argument("--static", type=int_list, default=())
     return parser
 
@@ -51,6 +54,8 @@ def jaxpr_magic(shell: Any, line: str, cell: str | None = None) -> Any:
     closed = make_jaxpr(call.callee, static_argnums=opts.static)(*call.args, **call.kwargs)
     if opts.graph:
         display(viz.graph(closed, title=call.source))
+    elif opts.source:
+        display(viz.lineage(call.callee, *call.args, title=call.source, **call.kwargs))
     elif opts.compiled:
         compiled = jit(call.callee, static_argnums=opts.static).lower(
             *call.args, **call.kwargs).compile()

@@ -12,6 +12,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 
 from edujax.magics.jaxpr import jaxpr_magic
 from edujax.magics.jittime import jittime_magic
+from edujax.magics.trace import trace_magic
 
 
 @magics_class
@@ -31,3 +32,10 @@ class EdujaxMagics(Magics):
         """Time a call eager vs jit: ``%jittime f(x)`` (see ``edujax.magics.jittime``)."""
         __tracebackhide__ = True
         return jittime_magic(self.shell, line, cell)
+
+    @no_var_expand
+    @line_cell_magic
+    def trace(self, line: str, cell: str | None = None) -> Any:
+        """Step through tracing a call: ``%trace f(x)`` (see ``edujax.magics.trace``)."""
+        __tracebackhide__ = True
+        return trace_magic(self.shell, line, cell)

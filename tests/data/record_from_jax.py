@@ -14,6 +14,7 @@ import json
 import sys
 
 import jax
+import jax.ad_checkpoint  # noqa: F401  (so that programs can say jax.ad_checkpoint.print_saved_residuals)
 import jax.numpy as jnp
 import numpy as np
 from jax import lax

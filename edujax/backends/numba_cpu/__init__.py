@@ -19,7 +19,8 @@ shares (``backends/passes/``):
                            product (``kernels.py``), one per loop whose body can run in
                            Numba, with the programs of its jaxprs (``loops.py``), and a plain
                            Python ``run`` function that calls the steps in order
-                           (``steps.py``: the steps that stay in Python).
+                           (``steps.py``: the steps that stay in Python; ``blas.py``: small
+                           matrix products on one BLAS thread).
 5. ``backend.py``          the backend object ``jit`` talks to, and the executable it
                            returns: it imports the module, and Numba compiles the kernels.
 

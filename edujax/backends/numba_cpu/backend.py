@@ -27,7 +27,9 @@ import numpy as np
 from edujax.backends.fast_start import aot, direct
 from edujax.backends.fast_start.cache import (cache_dir, forget, load_module,
                                              load_module_in_memory, logger)
+from edujax.backends.numba_cpu.blas import dot_one_thread
 from edujax.backends.numba_cpu.codegen import generate_module
+from edujax.backends.numba_cpu.provenance import annotate
 from edujax.backends.passes.fusion import partition
 from edujax.backends.passes.inline import flatten
 from edujax.backends.fast_start.interrupts import NEVER, interrupt_in_chain, watch_interrupts
@@ -173,7 +175,8 @@ class NumbaProgram:
     def _standalone_driver(self, kernels: dict) -> Any:
         """The driver ``run`` on its own, its kernel names bound to ``kernels``: the same
         text as in the module (``module.driver``), without the module's ``import numba``."""
-        namespace = {"np": np, "math": math, "c_order": c_order, **kernels}
+        namespace = {"np": np, "math": math, "c_order": c_order,
+                     "dot_one_thread": dot_one_thread, **kernels}
         exec(compile(self.module.driver, "<edujax driver>", "exec"), namespace)
         return namespace["run"]
 
@@ -204,7 +207,10 @@ class NumbaProgram:
             raise
 
     def as_text(self) -> str:
-        parts = [self.module.source]
+        """The generated module, each equation's first statement noted with the equation
+        and the user's line it came from (provenance.py: the notes are not in the source
+        that was compiled, whose text keys the caches)."""
+        parts = [annotate(self.module.source, self.module.provenance)]
         if self.kernels_from == "object file":
             parts.insert(0, "# The kernels below were loaded as machine code from an object file"
                             " (aot.py), without Numba.")

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from edujax.backends.passes.fusion import CallStep, FusionGroup, Step
+from edujax.backends.numba_cpu import blas
 from edujax.backends.numba_cpu.kernels import (DECORATOR, VIEW_COPIES, copy_lines, fill_lines,
                                                loop_dot, loop_lines, write_kernel)
 from edujax.backends.numba_cpu.loops import (ProgramFunction, interruptible, loop_source,
@@ -50,7 +51,8 @@ from edujax.backends.passes.lowering import (constant, literal_array, literal_ex
                                                 np_name, reference_rule_label)
 from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
-from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
+from edujax.pretty import PpContext, format_doc, jaxprs_in_params, pp_eqn, pp_jaxpr
+from edujax.backends.numba_cpu.provenance import Origin
 
 # The type of the ``stop`` flag a compiled loop called from Python takes first.
 STOP_AVAL = ShapedArray((1,), np.dtype(np.int32))
@@ -116,6 +118,8 @@ class GeneratedModule:
     functions: list = field(default_factory=list)  # the source of every @njit function
     imports: set = field(default_factory=set)  # (module, name) of the helpers they call
     consts: list = field(default_factory=list)  # (value, aval): constants of compiled loops
+    # generated variable name -> Origin (its equation and the user's line): provenance.py
+    provenance: dict = field(default_factory=dict)
 
 
 # ====================================================================== kernels
@@ -439,7 +443,11 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
         return None
     a = x if nl == 1 or lc == (1,) else f"{x}.T"
     b = y if nr == 1 or rc == (0,) else f"{y}.T"
-    return f"np.array(np.dot({a}, {b}))" if nl == nr == 1 else f"np.dot({a}, {b})"
+    if nl == nr == 1:
+        return f"np.array(np.dot({a}, {b}))"
+    multiply_adds = math.prod(eqn.outvars[0].aval.shape) * lhs.aval.shape[lc[0]]
+    dot = "dot_one_thread" if multiply_adds < blas.SMALL else "np.dot"  # (see blas.py)
+    return f"{dot}({a}, {b})"
 
 
 class _DriverWriter:
@@ -693,6 +701,21 @@ def _moves(view: JaxprEqn) -> bool:
 
 
 # ====================================================================== the module
+def _origins(jaxpr: Jaxpr, names: Names) -> dict:
+    """Each equation's output variables, nested jaxprs' too, by their generated name."""
+    origins = {}
+    todo = [jaxpr]
+    while todo:
+        j = todo.pop()
+        for eqn in j.eqns:
+            origin = Origin(names.eqn_text(eqn), eqn.source_info)
+            for v in eqn.outvars:
+                if type(v) is Var:
+                    origins.setdefault(names(v), origin)
+            todo.extend(jaxprs_in_params(eqn.params))
+    return origins
+
+
 def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedModule:
     """The full source for ``jaxpr``: imports, the @njit functions (kernels, compiled loops
     and their programs), then the driver."""
@@ -701,6 +724,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     driver = _DriverWriter(jaxpr, steps, names, out).source()
     helper_imports = sorted(out.imports)
     import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
+                    "from edujax.backends.numba_cpu.blas import dot_one_thread",
                     "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
@@ -709,6 +733,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
     out.driver = driver
+    out.provenance = _origins(jaxpr, names)
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
                            + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])

@@ -32,11 +32,12 @@ product would stride through memory.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from edujax import core
+from edujax.source_info import NO_SOURCE
 from edujax.backends.passes import keys
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from edujax.lax.control_flow.loops import lower_batched_predicate
@@ -71,6 +72,9 @@ class _Builder:
         self.eqns: list[JaxprEqn] = []
         self.constvars: list[Var] = []
         self.consts: list[Any] = []
+        # The place of the call being pasted: an equation of edujax's own code inside it
+        # (jnp.where's select_n) comes from the user's line that called it.
+        self.place = NO_SOURCE
 
     def new_const(self, var: Var, value: Any) -> Var:
         value, aval = keys.const_words(value, var.aval)  # (constant keys: their words)
@@ -85,25 +89,36 @@ class _Builder:
             return atom if type(atom) is Literal else env[atom]
 
         for eqn in jaxpr.eqns:
-            name = eqn.primitive.name
-            if name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
-                eqn = lower_batched_predicate(eqn)  # (before keys become words)
-            invars = [read(v) for v in eqn.invars]
-            if name in CALL_PARAMS:
-                outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
-            elif name in IDENTITIES:
-                outs = invars
-            elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
-                outs = rewritten  # keys as words, threefry as elementwise equations
-            elif name == "split":
-                outs = self._split_as_slices(eqn, invars[0])
-            elif (folded := fold_constants(eqn, invars)) is not None:
-                outs = [folded]
-            else:
-                outs = [Var(v.aval) for v in eqn.outvars]
-                self.eqns.append(eqn.replace(invars=invars, outvars=outs))
-            env.update(zip(eqn.outvars, outs))
+            start, outer = len(self.eqns), self.place
+            if eqn.source_info.code is not None:
+                self.place = eqn.source_info
+            self._paste_eqn(eqn, read, env)
+            for i in range(start, len(self.eqns)):
+                if self.eqns[i].source_info.code is None:
+                    self.eqns[i] = self.eqns[i].replace(source_info=self.place)
+            self.place = outer
         return [read(v) for v in jaxpr.outvars]
+
+    def _paste_eqn(self, eqn: JaxprEqn, read: Callable, env: dict) -> None:
+        """Append one equation, or what stands for it (a call's body, key words...)."""
+        name = eqn.primitive.name
+        if name == "while" and eqn.params["cond_jaxpr"].out_avals[0].shape:
+            eqn = lower_batched_predicate(eqn)  # (before keys become words)
+        invars = [read(v) for v in eqn.invars]
+        if name in CALL_PARAMS:
+            outs = self._paste_call(eqn.params[CALL_PARAMS[name]], invars)
+        elif name in IDENTITIES:
+            outs = invars
+        elif (rewritten := keys.rewrite(self, eqn, invars)) is not None:
+            outs = rewritten  # keys as words, threefry as elementwise equations
+        elif name == "split":
+            outs = self._split_as_slices(eqn, invars[0])
+        elif (folded := fold_constants(eqn, invars)) is not None:
+            outs = [folded]
+        else:
+            outs = [Var(v.aval) for v in eqn.outvars]
+            self.eqns.append(eqn.replace(invars=invars, outvars=outs))
+        env.update(zip(eqn.outvars, outs))
 
     def _split_as_slices(self, eqn: JaxprEqn, operand: Any) -> list:
         """``a b = split[axis=1 sizes=(1, 2)] x``: a = x[:, 0:1], b = x[:, 1:3]."""
