@@ -37,6 +37,7 @@ from edujax.api import eval_shape, typeof  # noqa: F401
 from edujax.sharding import NamedSharding, P, Shard, make_mesh, set_mesh  # noqa: F401
 from edujax.lax.reshard import reshard  # noqa: F401
 from edujax.shard_map import shard_map  # noqa: F401
+from edujax import custom_batching  # noqa: F401  (jax.custom_batching.custom_vmap)
 from edujax.autodiff import jacobian, linear_transpose  # noqa: F401
 from edujax.callbacks import pure_callback  # noqa: F401
 from edujax.custom_derivatives import closure_convert, custom_gradient  # noqa: F401

@@ -15,7 +15,7 @@ from edujax import numpy as jnp
 from edujax.api_util import flatten_fun_nokwargs
 from edujax.interpreters import ad
 from edujax.jaxpr import eval_jaxpr
-from edujax.literals import canonicalize_scalar
+from edujax.literals import canonicalize_scalar, float0_zeros
 from edujax.tree_util import (Partial, register_pytree_node, tree_flatten, tree_map,
                               tree_structure, tree_transpose, tree_unflatten)
 from edujax.vmap import vmap
@@ -281,9 +281,16 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         _check_scalar(ans)
         _check_output_dtype(ans, holomorphic)
         grads = vjp_fn(lax.full_like(ans, 1))
+        if allow_int and core.at_top_level():  # an integer input's gradient is float0
+            grads = tree_map(_float0_if_int, diff_args, grads)
         g = grads[0] if isinstance(argnums, int) else grads
         return ((ans, aux), g) if has_aux else (ans, g)
     return value_and_grad_f
+
+
+def _float0_if_int(x: Any, g: Any) -> Any:
+    dtype = core.get_aval(x).dtype
+    return float0_zeros(np.shape(x)) if dtype.kind not in "fc" else g
 
 
 def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,

@@ -86,6 +86,8 @@ class Config:
             # None: read EDUJAX_NUM_CPU_DEVICES (or XLA_FLAGS) when the devices are first
             # listed, not now, as JAX reads XLA_FLAGS when its backend starts (devices.py).
             "edujax_num_cpu_devices": None,
+            # JAX's own name for the same option (its docs set it: jax_num_cpu_devices).
+            "jax_num_cpu_devices": None,
             # How many compiled signatures each jitted function keeps (least recently used
             # ones are evicted first).
             "edujax_jit_cache_size": int(os.environ.get("EDUJAX_JIT_CACHE_SIZE", "1024")),

@@ -64,6 +64,8 @@ def _count() -> int:
     when it was set, else what the environment said when the devices were first listed."""
     chosen = config.read("edujax_num_cpu_devices")
     if chosen is None:
+        chosen = config.read("jax_num_cpu_devices")
+    if chosen is None:
         if not _from_environment:
             _from_environment.append(_count_from_environment())
         chosen = _from_environment[0]

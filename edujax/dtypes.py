@@ -233,3 +233,8 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     out = _least_upper_bound(True, na, nb)
     # NB: identity, not ``in``: NumPy says np.dtype("complex128") == complex.
     return np.dtype(default_dtype(out) if any(out is t for t in _weak_types) else out)
+
+
+# The dtype of the tangent (and gradient) of an integer or boolean value: it has no values
+# at all, only a shape (JAX's jax.dtypes.float0: a NumPy void dtype of size 0).
+float0 = np.dtype([("float0", np.void, 0)])

@@ -89,3 +89,33 @@ def canonicalize_scalar(x: Any) -> Any:
     else (a bool, an array, a typed scalar already) as it is."""
     typed = _TYPED.get(type(x))
     return x if typed is None else typed(x, dtypes.default_dtype(type(x)))
+
+
+class TypedNdArray(np.ndarray):
+    """A NumPy array with an aval, printed as JAX prints it: what ``grad(...,
+    allow_int=True)`` gives for an integer input, a ``float0`` array of its shape."""
+
+    weak_type = False
+
+    @property
+    def aval(self) -> ShapedArray:
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    def __repr__(self) -> str:
+        prefix = "TypedNdArray("
+        dtype_str = (f"dtype={self.dtype.name}, weak_type=True)" if self.weak_type
+                     else f"dtype={self.dtype.name})")
+        width = np.get_printoptions()["linewidth"]
+        if self.size == 0:
+            body = f"[], shape={self.shape}"
+        else:
+            body = np.array2string(np.asarray(self), prefix=prefix, suffix=",",
+                                   separator=", ", max_line_width=width)
+        last = len(body) - body.rfind("\n") + 1
+        sep = " " * len(prefix) if last + len(dtype_str) + 1 > width else " "
+        return f"{prefix}{body},{sep}{dtype_str}"
+
+
+def float0_zeros(shape: tuple) -> TypedNdArray:
+    """The gradient of an integer input: no values, only its shape."""
+    return np.zeros(shape, dtype=dtypes.float0).view(TypedNdArray)

@@ -30,7 +30,7 @@ from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.core import Primitive
 from edujax.jaxpr import Jaxpr, run_jaxpr
 from edujax.lax.parallel import Communicator, axis_env, named_axes
-from edujax.sharding.mesh import AxisType, current_mesh
+from edujax.sharding.mesh import AbstractMesh, AxisType, current_mesh
 from edujax.sharding.named_sharding import NamedSharding
 from edujax.sharding.partition_spec import PartitionSpec, axes_of
 from edujax.tree_util import tree_flatten, tree_unflatten
@@ -67,7 +67,9 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         outs = shard_map_p.bind(
             *closed.consts, *leaves, check_vma=check_vma,
             in_specs=(PartitionSpec(),) * len(closed.consts) + tuple(specs), jaxpr=body,
-            mesh=the_mesh, newly_manual_axes=_AxisSet(the_mesh.axis_names),
+            # (the mesh of set_mesh's context prints as JAX's: its abstract mesh)
+            mesh=the_mesh if mesh is not None else the_mesh.abstract_mesh,
+            newly_manual_axes=_AxisSet(the_mesh.axis_names),
             out_specs=tuple(outs_specs))
         if core.at_top_level():  # concrete outputs: each laid out on the mesh as its spec says
             outs = [with_sharding(o, NamedSharding(the_mesh, s)) for o, s in zip(outs, outs_specs)]
@@ -107,6 +109,7 @@ def _shard_map_abstract_eval(*avals: Any, jaxpr: Jaxpr, mesh: Any, out_specs: tu
 def _shard_map_impl(*args: np.ndarray, jaxpr: Jaxpr, mesh: Any, in_specs: tuple,
                     out_specs: tuple, **_: Any) -> list:
     """Run the body on every device's blocks, then put each output back together."""
+    mesh = mesh.concrete if isinstance(mesh, AbstractMesh) else mesh
     outs = _run(jaxpr, args, in_specs, mesh)
     return [_assemble(outs, k, s, mesh, aval)
             for k, (s, aval) in enumerate(zip(out_specs, jaxpr.out_avals))]

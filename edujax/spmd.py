@@ -173,13 +173,19 @@ def _local_rule(eqn: Any, ins: list, mesh: Any) -> list:
         raise CannotPartition(f"{eqn.primitive.name} has a sub-jaxpr")
     out = eqn.outvars[0].aval
     want = _spec(out)
-    ins = [_to_spec(x, _spec(v.aval), want, mesh)
-           if getattr(v.aval, "shape", ()) == out.shape and out.shape else
+    ins = [_to_spec(x, _spec(v.aval), _broadcast_want(v.aval.shape, out.shape, want), mesh)
+           if len(getattr(v.aval, "shape", ())) == len(out.shape) and out.shape else
            _whole(x, v.aval, mesh) for x, v in zip(ins, eqn.invars)]
     if eqn.primitive.name not in _ELEMENTWISE_SAFE and any(e is not None for e in want):
         raise CannotPartition(f"{eqn.primitive.name} on a split output")
     res = eqn.primitive.bind(*ins, **_local_params(eqn, mesh))
     return res if eqn.primitive.multiple_results else [res]
+
+
+def _broadcast_want(shape: tuple, out_shape: tuple, want: tuple) -> tuple:
+    """An operand's layout for an elementwise op: the output's, except where the operand
+    has size 1 and is broadcast (every device needs that one entry whole)."""
+    return tuple(w if n == m else None for n, m, w in zip(shape, out_shape, want))
 
 
 def _whole(x: Any, aval: Any, mesh: Any) -> Any:
@@ -307,9 +313,18 @@ class PerDeviceExecutable:
                                out_specs=self.out_specs)
 
     def as_text(self) -> str:
+        used = sorted({e.primitive.name for e in self.per_device.eqns} & set(HLO_NAMES))
+        legend = "".join(f"# {name}: what XLA's HLO calls {HLO_NAMES[name]}(...)\n"
+                         for name in used)
         return (f"# The program each of the {self.mesh.size} devices of {self.mesh} runs on "
-                f"its own blocks\n# (in_specs={self.in_specs}, out_specs={self.out_specs}); "
-                "psum, all_gather, ... are the collectives.\n" + str(self.per_device))
+                f"its own blocks\n# (in_specs={self.in_specs}, out_specs={self.out_specs}).\n"
+                + legend + str(self.per_device))
+
+
+# The collectives, by the names JAX's compiled text (XLA's HLO) gives them.
+HLO_NAMES = {"psum": "all-reduce", "pmax": "all-reduce", "pmin": "all-reduce",
+             "all_gather": "all-gather", "reduce_scatter": "reduce-scatter",
+             "all_to_all": "all-to-all", "ppermute": "collective-permute"}
 
 
 def compile_per_device(closed: ClosedJaxpr) -> PerDeviceExecutable | None:

@@ -593,6 +593,10 @@ LAX = {
     "pswapaxes": S(collective(lambda v: lax.pswapaxes(v, "i", 0)), box(2, 2, 3)),
     "psum_scatter": S(collective(lambda v: lax.psum_scatter(v, "i", tiled=True)),
                       box(2, 4)),
+    # the identity on values: laid out on a mesh of the one default device
+    "with_sharding_constraint": S(lambda x: lax.with_sharding_constraint(
+        jnp.sin(x), jax.sharding.NamedSharding(jax.make_mesh((1,), ("i",)),
+                                               jax.sharding.PartitionSpec())), M),
 }
 SCATTER_DNUMS = lax.ScatterDimensionNumbers(update_window_dims=(1,),
                                             inserted_window_dims=(0,),

@@ -12,7 +12,6 @@ CASES = load("sharding_recorded.json")
 
 KNOWN_DIFFERENCES: dict[str, str] = {
     "eager_mul_values": "eager indexing of an Array on a mesh skips the sharding rules",
-    "set_mesh_make_array": "jnp.zeros takes no out_sharding yet",
 }
 
 # Errors whose first line names JAX internals (the function JAX wraps the body in,

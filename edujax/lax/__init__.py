@@ -58,7 +58,7 @@ from edujax.lax.special import (_array_copy, copy_p, erf_inv, erf_inv_p, stop_gr
 from edujax.lax.control_flow import cond, fori_loop, map, scan, switch, while_loop
 from edujax.lax.parallel import (all_gather, axis_index, pmax, pmean, pmin, ppermute, psum)
 from edujax.lax import linalg
-from edujax.lax.sharding_constraint import with_sharding_constraint  # issue 31
+from edujax.lax.sharding_constraint import sharding_constraint_p, with_sharding_constraint  # noqa: F401,E501
 # Complex numbers (issue 17, slice cplx).
 from edujax.lax.complex_numbers import complex, conj, imag, real, complex_p, conj_p, imag_p, real_p
 from edujax.lax.fft import FftType, fft, fft_p

@@ -20,7 +20,7 @@ from edujax.sharding.named_sharding import as_named_sharding
 from edujax.tree_util import tree_map
 
 reshard_p = Primitive("reshard")
-core.abstract_eval_rules[reshard_p] = lambda x, *, sharding: x.update()
+core.abstract_eval_rules[reshard_p] = lambda x, *, sharding: x.update(sharding=sharding.abstract())
 core.impl_rules[reshard_p] = lambda x, *, sharding: np.asarray(x)
 ad.deflinear(reshard_p, lambda ct, x, *, sharding: [ad.instantiate_zeros(ct)])
 # JAX prints ``reshard a``: the sharding asked for is in the output's type already.

@@ -13,9 +13,10 @@ import numpy as np
 
 from edujax import core
 from edujax.core import Primitive
-from edujax.interpreters import ad
+from edujax.interpreters import ad, batching
 from edujax.sharding.mesh import current_mesh
 from edujax.sharding.named_sharding import as_named_sharding
+from edujax.sharding.partition_spec import PartitionSpec
 from edujax.tree_util import tree_map
 
 sharding_constraint_p = Primitive("sharding_constraint")
@@ -28,6 +29,17 @@ def _abstract_eval(x: Any, *, sharding: Any, **_: Any) -> Any:
 core.abstract_eval_rules[sharding_constraint_p] = _abstract_eval
 core.impl_rules[sharding_constraint_p] = lambda x, **_: np.asarray(x)
 ad.deflinear(sharding_constraint_p, lambda ct, x, **params: [ad.instantiate_zeros(ct)])
+
+
+def _batch_rule(args: list, dims: list, *, sharding: Any, **params: Any) -> tuple:
+    """Under vmap the batch dimension (moved to the front) is left whole."""
+    (x,), (d,) = args, dims
+    x = batching.moveaxis(x, d, 0)
+    spec = PartitionSpec(None, *sharding.spec)
+    return sharding_constraint_p.bind(x, sharding=sharding.with_spec(spec), **params), 0
+
+
+batching.batching_rules[sharding_constraint_p] = _batch_rule
 
 
 class _NoMesh:

@@ -17,7 +17,9 @@ from edujax import core, dtypes, lax, nan_checks
 from edujax.array import Array
 from edujax.errors import ConcretizationTypeError
 from edujax.inner_jit import inner_jit
+from edujax.lax.reshard import reshard
 from edujax.numpy.ufuncs import add, equal
+from edujax.sharding.named_sharding import as_named_sharding
 from edujax.numpy.util import broadcast_to, canonicalize_shape, check_arraylike
 
 
@@ -149,16 +151,26 @@ def _check_forgot_shape_tuple(name: str, shape: Any, dtype: Any) -> None:
                         "argument for the shape?")
 
 
-def zeros(shape: Any, dtype: Any = None) -> Any:
+def zeros(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """An array of zeros (float32 unless ``dtype`` says otherwise)."""
     _check_forgot_shape_tuple("zeros", shape, dtype)
-    return lax.full(canonicalize_shape(shape), 0, _explicit_dtype(dtype) or dtypes.float_dtype())
+    return _laid_out(lax.full(canonicalize_shape(shape), 0,
+                              _explicit_dtype(dtype) or dtypes.float_dtype()), out_sharding)
 
 
-def ones(shape: Any, dtype: Any = None) -> Any:
+def ones(shape: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """An array of ones (float32 unless ``dtype`` says otherwise)."""
     _check_forgot_shape_tuple("ones", shape, dtype)
-    return lax.full(canonicalize_shape(shape), 1, _explicit_dtype(dtype) or dtypes.float_dtype())
+    return _laid_out(lax.full(canonicalize_shape(shape), 1,
+                              _explicit_dtype(dtype) or dtypes.float_dtype()), out_sharding)
+
+
+def _laid_out(x: Any, out_sharding: Any) -> Any:
+    """``x`` laid out over a mesh as ``out_sharding`` says (a NamedSharding, or under
+    ``set_mesh`` a PartitionSpec); None: as it is."""
+    if out_sharding is None:
+        return x
+    return reshard(x, as_named_sharding(out_sharding))
 
 
 def empty(shape: Any, dtype: Any = None) -> Any:
@@ -167,14 +179,14 @@ def empty(shape: Any, dtype: Any = None) -> Any:
     return zeros(shape, dtype)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, out_sharding: Any = None) -> Any:
     """An array of ``fill_value``; without ``dtype`` it takes the fill's dtype and weak
     type (``jnp.full(2, 3.0)`` is weak). An array fill is broadcast to ``shape``."""
     dtype = _explicit_dtype(dtype)
     check_arraylike("full", fill_value)
     if np.ndim(fill_value) == 0:
-        return lax.full(canonicalize_shape(shape), fill_value, dtype)
-    return broadcast_to(asarray(fill_value, dtype=dtype), shape)
+        return _laid_out(lax.full(canonicalize_shape(shape), fill_value, dtype), out_sharding)
+    return _laid_out(broadcast_to(asarray(fill_value, dtype=dtype), shape), out_sharding)
 
 
 def _like(name: str, a: Any, fill_value: Any, dtype: Any, shape: Any) -> Any:

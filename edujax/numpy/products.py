@@ -35,7 +35,8 @@ def _result_type(preferred_element_type: Any, *args: Any) -> tuple[np.dtype, boo
     return dtypes.canonicalize_dtype(preferred_element_type), False
 
 
-def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None) -> Any:
+def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = None,
+        out_sharding: Any = None) -> Any:
     """NumPy's dot: a scalar operand multiplies; otherwise contract a's last axis with
     b's last axis (1-D b) or second-to-last axis. Integers wrap around on overflow."""
     a, b = _ensure_arrays("dot", a, b)
@@ -45,7 +46,11 @@ def dot(a: Any, b: Any, *, precision: Any = None, preferred_element_type: Any = 
         contract = ((), ())
     else:
         contract = ((a_ndim - 1,), (0 if b_ndim == 1 else b_ndim - 2,))
-    out = lax.dot_general(a, b, (contract, ((), ())), precision, dtype)
+    if out_sharding is not None:  # a NamedSharding, or a PartitionSpec under set_mesh
+        out = lax.dot_general(a, b, (contract, ((), ())), precision, dtype,
+                              out_sharding=as_named_sharding(out_sharding))
+    else:
+        out = lax.dot_general(a, b, (contract, ((), ())), precision, dtype)
     return lax._convert_element_type(out, dtype, weak)
 
 

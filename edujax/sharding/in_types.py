@@ -89,13 +89,16 @@ def _make(avals: list, spec: tuple) -> NamedSharding:
 def _same_shape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
     """Elementwise: agree dimension by dimension. A primitive that changes the shape and has
     no rule here gives a whole output (see the module docstring)."""
-    same = [a for a in avals if getattr(a, "shape", None) == out.shape and a.shape]
-    if not same or any(a.shape != out.shape for a in avals if getattr(a, "shape", ())):
+    same = [a for a in avals if len(getattr(a, "shape", ())) == len(out.shape) and a.shape]
+    if not same or any(len(a.shape) != len(out.shape) for a in avals
+                       if getattr(a, "shape", ())):
         return None
     specs = [_spec(a) for a in same]
     joined = []
-    for entries in zip(*specs):
-        named = {e for e in entries if e is not None}
+    for d, entries in enumerate(zip(*specs)):
+        # (a dimension of size 1 broadcast against a longer one does not decide its layout)
+        named = {e for a, e in zip(same, entries) if e is not None
+                 and a.shape[d] == out.shape[d]}
         if len(named) > 1:
             shown = ", ".join(repr(tuple(s)) for s in specs)
             raise ShardingTypeError(

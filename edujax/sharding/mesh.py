@@ -193,3 +193,6 @@ class set_mesh:  # noqa: N801 - JAX's name; usable as a call or as a context man
 def get_abstract_mesh() -> AbstractMesh | None:
     mesh = current_mesh()
     return None if mesh is None else mesh.abstract_mesh
+
+
+set_mesh.__module__ = "jax._src.sharding_impls"  # so its repr names JAX's module, as JAX's

@@ -10,6 +10,8 @@
     viz.trace(f, x)          # tracing one bind at a time: trace, level, avals, the jaxpr so far
     viz.lineage(f, x)        # Python, jaxpr and generated kernel side by side, linked lines
     viz.grad_stages(f, x)    # grad stage by stage: JVP, partial evaluation, transposition
+    viz.sharding(x)          # an array on a mesh, coloured by device
+    viz.sharding(jax.jit(f), x)  # ... and the collectives f's per-device program sends
 
 Each function returns a view: plain data (``.data``, ``.rows``, ``.state``, ``.seconds``)
 with a text form (``print(view)``), a static HTML form for notebooks shown without a
@@ -19,11 +21,12 @@ IPython, anywidget and matplotlib are imported only when a view is shown or draw
 from edujax.viz.cache import CacheView, cache
 from edujax.viz.graph import GraphView, graph
 from edujax.viz.lineage import LineageView, lineage
+from edujax.viz.sharding import ShardingView, sharding
 from edujax.viz.stages import StagesView, grad_stages
 from edujax.viz.timing import SweepView, TimingView, sweep, timing
 from edujax.viz.trace import TraceView, trace
 from edujax.viz.tree import TreeView, tree
 
 __all__ = ["graph", "tree", "cache", "timing", "sweep", "trace", "lineage", "grad_stages",
-           "GraphView", "TreeView", "CacheView", "TimingView", "SweepView", "TraceView",
-           "LineageView", "StagesView"]
+           "sharding", "GraphView", "TreeView", "CacheView", "TimingView", "SweepView",
+           "TraceView", "LineageView", "StagesView", "ShardingView"]

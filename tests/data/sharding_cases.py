@@ -31,6 +31,18 @@ def _viz(setup: str, expr: str) -> str:
                     f"    jax.debug.visualize_array_sharding({expr})\nout = buf.getvalue()\n")
 
 
+_CV = ("@jax.custom_batching.custom_vmap\n"
+       "def f(x, y):\n    return x + y\n"
+       "@f.def_vmap\n"
+       "def f_vmap_rule(axis_size, in_batched, xs, ys):\n"
+       "    seen.append((axis_size, in_batched))\n    return xs - ys, True\n"
+       "seen = []\n")
+_CV1 = ("@jax.custom_batching.custom_vmap\n"
+        "def g(x):\n    return jnp.sin(x)\n"
+        "@g.def_vmap\n"
+        "def g_rule(axis_size, in_batched, xs):\n    return jnp.cos(xs), in_batched[0]\n")
+
+
 CASES = {
     # ---- devices
     "device_count": "out = jax.device_count()",
@@ -335,6 +347,24 @@ CASES = {
                                "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
     "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
                           "out = y.sharding"),
+    # ---- float0: the gradient of an integer input (issue 31's "also")
+    "float0_dtype": "out = jax.dtypes.float0",
+    "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",
+    "float0_grad_vector": "out = jax.grad(lambda x, n: x * n.sum(), argnums=1, allow_int=True)(2.0, jnp.arange(3))",
+    "float0_grad_is_float0": ("g = jax.grad(lambda x, n: x, argnums=1, allow_int=True)(2.0, 3)\n"
+                              "out = (g.shape, g.dtype == jax.dtypes.float0)"),
+    "float0_grad_without_allow_int": "out = jax.grad(lambda n: n * 2.0)(3)",
+    # ---- custom_batching.custom_vmap (issue 31's "also")
+    "custom_vmap_eager": _CV + "out = f(1., 2.)",
+    "custom_vmap_vmap": _CV + "out = (jax.vmap(f)(jnp.ones(3), jnp.arange(3.)), seen)",
+    "custom_vmap_vmap_one_batched": _CV + "out = (jax.vmap(f, in_axes=(0, None))(jnp.ones(3), 2.), seen)",
+    "custom_vmap_jaxpr": _CV + "out = jax.make_jaxpr(f)(1., 2.)",
+    "custom_vmap_vmap_jaxpr": _CV + "out = jax.make_jaxpr(jax.vmap(f))(jnp.ones(3), jnp.arange(3.))",
+    "custom_vmap_in_axes": _CV1 + "out = jax.vmap(g, in_axes=1)(jnp.ones((2, 3)))",
+    "custom_vmap_jit_vmap": _CV1 + "out = jax.jit(jax.vmap(g))(jnp.zeros(2))",
+    "custom_vmap_no_rule": ("@jax.custom_batching.custom_vmap\n"
+                            "def h(x):\n    return x\n"
+                            "out = h(1.)"),
     # ---- pmap kept
     "pmap_psum": "out = jax.pmap(lambda a: jax.lax.psum(a, 'i'), axis_name='i')(jnp.arange(8.))",
 }
