@@ -104,6 +104,15 @@ def environment() -> dict[str, str]:
             "EDUJAX_LANG": language()}
 
 
+def _tmp_link(roots: list[Path]) -> list[str]:
+    """/tmp is the writable folder too, unless edujax or Python lives under /tmp (a clone
+    there): then /tmp already holds those read-only mounts, and TMPDIR alone points home."""
+    tmp = Path("/tmp")
+    if any(root == tmp or tmp in root.parents for root in roots):
+        return []
+    return ["--symlink", HOME, "/tmp"]
+
+
 def command(argv: list[str], *, uid: int | None, tmpfs_mb: int = 64) -> list[str]:
     """The bwrap command line that runs ``argv`` in a fresh sandbox."""
     roots = _read_only_roots()
@@ -116,7 +125,7 @@ def command(argv: list[str], *, uid: int | None, tmpfs_mb: int = 64) -> list[str
     for root in roots:
         args += ["--ro-bind", str(root), str(root)]
     args += ["--size", str(tmpfs_mb * MB), "--perms", "1777", "--tmpfs", HOME,
-             "--symlink", HOME, "/tmp", "--chdir", HOME]
+             *_tmp_link(roots), "--chdir", HOME]
     for name, value in environment().items():
         args += ["--setenv", name, value]
     if uid is None:  # not root: bwrap itself makes an unprivileged user namespace
