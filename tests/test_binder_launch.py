@@ -41,7 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 QUICKSTART = "notebooks/en/02_quickstart.md"
 # What the tutorials mean to write to stderr: the line under an error they show on purpose,
 # and the PRNG key-reuse warnings of the tutorials about keys.
-TUTORIAL_STDERR = re.compile(r"^\(\d+ frames? inside edujax hidden|KeyReuseWarning", re.M)
+TUTORIAL_STDERR = re.compile(r"^\(\d+ frames? inside edujax hidden|^\(edujax 내부 프레임 \d+개 숨김"
+                             r"|KeyReuseWarning", re.M)   # (the note in English or Korean)
 OTHER_USER = 65534  # nobody
 
 
