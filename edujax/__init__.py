@@ -29,6 +29,8 @@ from edujax import dtypes  # noqa: F401
 # The top level's breadth (issue 17, the "toplevel" slice): checkpointing, debugging,
 # callbacks, shape evaluation and the smaller transformations.
 from edujax import ad_checkpoint, debug, extend, sharding  # noqa: F401
+# jax._src.util.safe_map: the "Writing custom interpreters" notebook imports it from there
+import edujax._src.util  # noqa: E402, F401
 from edujax.ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from edujax.api import eval_shape, typeof  # noqa: F401
 # Parallelism as JAX 0.10 teaches it (issue 31): meshes, shardings in types, reshard.

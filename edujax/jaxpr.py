@@ -56,7 +56,13 @@ class Literal:
         self.aval = aval
 
     def __repr__(self) -> str:
-        return f"Literal({self.val})"
+        # As JAX's: the Python scalar, a weak-typed one as the TypedInt/TypedFloat JAX keeps
+        # (the "Writing custom interpreters" notebook prints equations' inputs this way).
+        val = self.val.item() if isinstance(self.val, np.generic) else self.val
+        kind = {int: "Int", float: "Float", complex: "Complex"}.get(type(val))
+        if kind is not None and self.aval.weak_type:
+            return f"Literal(Typed{kind}({val!r}, dtype={self.aval.dtype.name}))"
+        return f"Literal({val!r})"
 
 
 class JaxprEqn(NamedTuple):

@@ -153,7 +153,9 @@ def current(depth: int = 0) -> SourceInfo:
     replay = ctx.replay
     if replay is not None:
         return replay.replace(names + replay.name_stack if names else replay.name_stack)
-    frame, base, known = sys._getframe(1), ctx.base, _is_user_file
+    # (frame 1 is the staging trace's process_primitive, frame 2 the bind or the trace that
+    # called it: both edujax's own, so the walk starts above them)
+    frame, base, known = sys._getframe(3), ctx.base, _is_user_file
     while frame is not None and frame is not base:
         code = frame.f_code
         user = known.get(code.co_filename)
@@ -165,17 +167,23 @@ def current(depth: int = 0) -> SourceInfo:
     return SourceInfo(None, 0, names)
 
 
-@contextlib.contextmanager
-def new_trace(base_frame: Any) -> Iterator[None]:
-    """A fresh jaxpr is traced from ``base_frame`` down: its name stack starts empty (names
-    are relative to the enclosing jaxpr) and no equation of another's replay leaks in."""
-    ctx = _context
-    saved = ctx.base, ctx.replay, ctx.name_stack
-    ctx.base, ctx.replay, ctx.name_stack = base_frame, None, EMPTY_NAME_STACK
-    try:
-        yield
-    finally:
-        ctx.base, ctx.replay, ctx.name_stack = saved
+class new_trace:
+    """``with new_trace(frame):`` a fresh jaxpr is traced from ``frame`` down: its name stack
+    starts empty (names are relative to the enclosing jaxpr) and no equation of another's
+    replay leaks in. (A class rather than a generator: it runs on every trace.)"""
+
+    __slots__ = ("base", "saved")
+
+    def __init__(self, base_frame: Any):
+        self.base = base_frame
+
+    def __enter__(self) -> None:
+        ctx = _context
+        self.saved = ctx.base, ctx.replay, ctx.name_stack
+        ctx.base, ctx.replay, ctx.name_stack = self.base, None, EMPTY_NAME_STACK
+
+    def __exit__(self, *exc: Any) -> None:
+        _context.base, _context.replay, _context.name_stack = self.saved
 
 
 def swap_replay(info: SourceInfo | None) -> SourceInfo | None:

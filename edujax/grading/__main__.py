@@ -92,7 +92,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
     sandboxed = sandbox_or_refuse(args)
     results = grade_many(submissions, autograder, limits=_limits(args), jobs=args.jobs,
-                         keep=args.keep, on_result=report, sandboxed=sandboxed)
+                         keep=args.keep, on_result=report, sandboxed=sandboxed,
+                         language=args.language, languages=roster_languages(args.roster))
     write_csv(results, args.csv)
     print(f"graded {len(results)} submission(s) in {time.perf_counter() - start:.1f} s "
           f"-> {args.csv}")
@@ -102,6 +103,20 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.canvas:
         export_canvas(results, args, autograder)
     return 0
+
+
+def roster_languages(roster: Path | None) -> dict[str, str]:
+    """{submission file name: "ko" or "en"} from the roster's ``language`` column."""
+    if roster is None:
+        return {}
+    from edujax.grading.canvas import read_roster
+
+    try:
+        rows = read_roster(roster)
+    except (OSError, ValueError) as error:
+        sys.exit(f"cannot read the roster: {error}")
+    return {Path(row["submission"]).name: row["language"] for row in rows
+            if row.get("language")}
 
 
 def export_canvas(results: list, args: argparse.Namespace, autograder: Path) -> None:
@@ -145,8 +160,9 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 
         def run(case):
             auto = case.assignment.autograder
+            # wrong_answers.yml's feedback phrases are English: checked in English
             return case, grade_submission(case.submission, auto, limits, points[auto],
-                                          sandboxed=sandboxed)
+                                          sandboxed=sandboxed, language="en")
 
         with ThreadPoolExecutor(max_workers=args.jobs or default_jobs()) as pool:
             for case, result in pool.map(run, cases):
@@ -207,7 +223,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="also write a Canvas gradebook import CSV here (needs --roster)")
     grade.add_argument("--roster", type=Path, default=None,
                        help="CSV with columns student, id, submission (and optionally "
-                            "sis_user_id, sis_login_id, section)")
+                            "sis_user_id, sis_login_id, section, language: ko or en, the "
+                            "language of that student's feedback)")
+    grade.add_argument("--language", choices=["ko", "en"], default=None,
+                       help="the language of the feedback for students the roster gives none "
+                            "(default: EDUJAX_LANG, else the locale)")
     grade.add_argument("--canvas-assignment", default=None,
                        help="the assignment's column name in Canvas (default: its name)")
     _add_limits(grade)

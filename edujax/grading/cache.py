@@ -11,7 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from edujax.grading.verdict import PASSED, Verdict, failed, reported
+from edujax.grading.verdict import PASSED, YOUR_FUNCTION, Verdict, failed, reported
+from edujax.language import Text
+
+THIS_FUNCTION = Text("this function", "이 함수")
+NOT_JITTED = Text("{name} is not a jitted function: wrap it with jax.jit (or @jax.jit).",
+                  "{name}은(는) jit된 함수가 아닙니다: jax.jit(또는 @jax.jit)으로 감싸세요.")
+WHY_MISSED = Text(" Why it missed: {reasons}", " 캐시를 놓친 이유: {reasons}")
+COMPILED_AGAIN = Text("{name} was compiled {misses} times (at most {at_most} expected): every miss "
+                      "traces and compiles it again.{why} Keep shapes, dtypes and static "
+                      "arguments the same from call to call.",
+                      "{name}이(가) {misses}번 컴파일되었습니다(많아야 {at_most}번이 기대됩니다): "
+                      "캐시를 놓칠 때마다 다시 추적하고 컴파일합니다.{why} 호출마다 모양, dtype, "
+                      "정적 인자를 같게 두세요.")
 
 
 def check_cache_misses(jitted: Any, *, at_most: int = 1, name: str | None = None) -> Verdict:
@@ -19,17 +31,14 @@ def check_cache_misses(jitted: Any, *, at_most: int = 1, name: str | None = None
     if getattr(jitted, "edujax_remote", False):  # its cache lives in the sandbox
         return reported(jitted.observe("cache_misses", (), {"at_most": at_most, "name": name}))
     if not hasattr(jitted, "cache_info"):
-        return failed(f"{name or 'this function'} is not a jitted function: wrap it with "
-                      "jax.jit (or @jax.jit).")
-    name = name or getattr(jitted, "__name__", "your function")
+        return failed(NOT_JITTED.format(name=name or THIS_FUNCTION))
+    name = name or getattr(jitted, "__name__", str(YOUR_FUNCTION))
     misses = jitted.cache_info().misses
     if misses <= at_most:
         return PASSED
     reasons = [r for r in jitted.explain_misses()[1:] if r][:2]  # the first miss is expected
-    why = " Why it missed: " + " / ".join(reasons) if reasons else ""
-    return failed(f"{name} was compiled {misses} times (at most {at_most} expected): every "
-                  "miss traces and compiles it again." + why + " Keep shapes, dtypes and static "
-                  "arguments the same from call to call.")
+    why = WHY_MISSED.format(reasons=" / ".join(reasons)) if reasons else ""
+    return failed(COMPILED_AGAIN.format(name=name, misses=misses, at_most=at_most, why=why))
 
 
 def assert_cache_misses(jitted: Any, **options: Any) -> None:

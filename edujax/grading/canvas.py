@@ -9,8 +9,9 @@ headed by the assignment's name (Canvas matches "Name (id)" too), with a second 
     "Kim, Minji",1001,2026123,minji,CS101,minji.ipynb
 
 (only ``student``, ``id`` and ``submission`` are required; ``submission`` is the file's
-name as graded). A student on the roster without a submission gets an empty cell (Canvas
-leaves the grade alone); a submission not on the roster is reported, not guessed.
+name as graded; an optional ``language`` column, ``ko`` or ``en``, is the language that
+student's feedback is written in). A student on the roster without a submission gets an
+empty cell (Canvas leaves the grade alone); a submission not on the roster is reported, not guessed.
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def read_roster(path: Path) -> list[dict[str, str]]:
     for i, row in enumerate(rows, start=2):
         if not row.get("student") or not row.get("id") or not row.get("submission"):
             raise ValueError(f"{path}:{i}: every roster row needs student, id and submission")
+        if row.get("language", "") not in ("", "ko", "en"):
+            raise ValueError(f"{path}:{i}: language must be ko or en, not {row['language']!r}")
     return rows
 
 

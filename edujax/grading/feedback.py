@@ -11,10 +11,26 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from edujax.language import LANGUAGES, Text, language
+
 # "SomeError: message" or "module.SomeError: message" at the start of a line.
 EXCEPTION_LINE = re.compile(r"^\s*((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*"
                             r"(?:Error|Exception|Exceeded|Interrupt|Exit))(?::\s*(.*))?$")
 MAX_FEEDBACK = 600  # characters per question in the CSV: a sentence or three, never megabytes
+NOT_GRADED = Text("not graded", "채점되지 않음")
+NOT_REACHED = Text("not reached", "채점이 여기까지 오지 못함")
+
+
+def student_language(chosen: str | None) -> str:
+    """The language a student's feedback is written in: ``chosen`` (a roster's ``language``
+    column, or ``grade --language``) when it is "ko" or "en", else the grading process's own
+    (``edujax.language``: ``EDUJAX_LANG``, the folder, the locale)."""
+    return chosen if chosen in LANGUAGES else language()
+
+
+def in_language(text: Text, lang: str) -> str:
+    """``text`` in ``lang``, whatever language this process speaks."""
+    return text.ko if lang == "ko" else text.en
 
 
 class QuestionResult(NamedTuple):

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
-from edujax.grading.feedback import QuestionResult
+from edujax.grading.feedback import NOT_GRADED, QuestionResult, in_language, student_language
 from edujax.grading.runner import (Limits, SubmissionResult, grade_submission, possible_points,
                                    preload)
 
@@ -45,18 +45,23 @@ def default_jobs() -> int:
 def grade_many(submissions: list[Path], autograder: Path, *, limits: Limits = Limits(),
                jobs: int | None = None, keep: Path | None = None,
                on_result: Callable[[SubmissionResult], None] | None = None,
-               sandboxed: bool = True) -> list[SubmissionResult]:
+               sandboxed: bool = True, language: str | None = None,
+               languages: dict[str, str] | None = None) -> list[SubmissionResult]:
     """Grade every submission against one autograder; results in the order given.
 
-    ``keep``: a folder for the executed notebooks (see ``grade_submission``)."""
+    ``keep``: a folder for the executed notebooks (see ``grade_submission``). Each
+    student's feedback is in their language: ``languages`` ({submission file name: "ko" or
+    "en"}, a roster's ``language`` column), else ``language``, else this process's."""
     preload()  # start the fork server, which imports otter once for every submission
     points = possible_points(autograder)
 
     def grade(path: Path) -> SubmissionResult:
+        lang = student_language((languages or {}).get(path.name) or language)
         try:
-            result = grade_submission(path, autograder, limits, points, keep, sandboxed)
+            result = grade_submission(path, autograder, limits, points, keep, sandboxed, lang)
         except Exception as error:  # the batch survives anything one submission causes
-            result = SubmissionResult(str(path), [QuestionResult(n, 0.0, p, "not graded")
+            not_graded = in_language(NOT_GRADED, lang)
+            result = SubmissionResult(str(path), [QuestionResult(n, 0.0, p, not_graded)
                                                   for n, p in points.items()], "error",
                                       f"grading failed: {type(error).__name__}: {error}"[:300],
                                       sandboxed=sandboxed)

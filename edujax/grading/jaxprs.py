@@ -17,7 +17,31 @@ from typing import Any, Callable
 from edujax import api
 from edujax.jaxpr import ClosedJaxpr, Jaxpr
 from edujax.grading.verdict import PASSED, Verdict, failed, reported
+from edujax.language import Text
 from edujax.pretty import PpContext, _dropvars, format_doc, pp_eqn, pp_vars
+
+OTHER_INPUTS = Text("your function takes different inputs: yours `{got}`, expected `{want}`.",
+                    "여러분의 함수는 다른 입력을 받습니다: 여러분의 것은 `{got}`, 기대한 것은 "
+                    "`{want}`입니다.")
+OTHER_EQUATION = Text("equation {number} differs: yours is `{got}`, the expected program has "
+                      "`{want}`.",
+                      "{number}번째 식이 다릅니다: 여러분의 것은 `{got}`, 기대한 프로그램은 "
+                      "`{want}`입니다.")
+MORE_EQUATIONS = Text("your program has {count} more equation(s) than the expected one; the first "
+                      "extra one is `{first}`.",
+                      "여러분의 프로그램은 기대한 것보다 식이 {count}개 더 많습니다; 첫 번째로 더 "
+                      "있는 식은 `{first}`입니다.")
+FEWER_EQUATIONS = Text("your program stops after {count} equation(s); the expected one goes on "
+                       "with `{next}`.",
+                       "여러분의 프로그램은 식 {count}개 뒤에 끝납니다; 기대한 프로그램은 "
+                       "`{next}`(으)로 이어집니다.")
+OTHER_OUTPUTS = Text("your program returns {got}, the expected one returns {want}.",
+                     "여러분의 프로그램은 {got}을(를) 돌려주고, 기대한 프로그램은 {want}을(를) "
+                     "돌려줍니다.")
+NOT_TRACEABLE = Text("your function cannot be traced: {error}",
+                     "여러분의 함수를 추적할 수 없습니다: {error}")
+NO_EQUATION = Text("your function's jaxpr has no `{primitive}` equation. {advice}",
+                   "여러분의 함수의 jaxpr에는 `{primitive}` 식이 없습니다. {advice}")
 
 WIDE = 10_000  # print every equation on one line, whatever its length
 
@@ -50,20 +74,16 @@ def compare_lines(actual: tuple[str, list[str], str], expected: tuple[str, list[
     got_in, got, got_out = actual
     want_in, want, want_out = expected
     if got_in != want_in:
-        return failed(f"your function takes different inputs: yours `{got_in}`, "
-                      f"expected `{want_in}`.")
+        return failed(OTHER_INPUTS.format(got=got_in, want=want_in))
     for i, (mine, theirs) in enumerate(zip(got, want)):
         if mine != theirs:
-            return failed(f"equation {i + 1} differs: yours is `{mine}`, the expected "
-                          f"program has `{theirs}`.")
+            return failed(OTHER_EQUATION.format(number=i + 1, got=mine, want=theirs))
     if len(got) > len(want):
-        return failed(f"your program has {len(got) - len(want)} more equation(s) than the "
-                      f"expected one; the first extra one is `{got[len(want)]}`.")
+        return failed(MORE_EQUATIONS.format(count=len(got) - len(want), first=got[len(want)]))
     if len(got) < len(want):
-        return failed(f"your program stops after {len(got)} equation(s); the expected one "
-                      f"goes on with `{want[len(got)]}`.")
+        return failed(FEWER_EQUATIONS.format(count=len(got), next=want[len(got)]))
     if got_out != want_out:
-        return failed(f"your program returns {got_out}, the expected one returns {want_out}.")
+        return failed(OTHER_OUTPUTS.format(got=got_out, want=want_out))
     return PASSED
 
 
@@ -110,8 +130,8 @@ def check_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> Ver
         if count_primitive(f, primitive, *args):
             return PASSED
     except TRACING_ERRORS as error:
-        return failed(f"your function cannot be traced: {explain_tracing_error(error)}")
-    return failed(f"your function's jaxpr has no `{primitive}` equation. {advice}".rstrip())
+        return failed(NOT_TRACEABLE.format(error=explain_tracing_error(error)))
+    return failed(NO_EQUATION.format(primitive=primitive, advice=advice).rstrip())
 
 
 def assert_uses(f: Callable, primitive: str, *args: Any, advice: str = "") -> None:

@@ -15,7 +15,16 @@ import traceback
 from typing import Any, Callable, Sequence
 
 from edujax import api, errors
-from edujax.grading.verdict import PASSED, Verdict, failed, reported
+from edujax.grading.verdict import RETURNED_NONE, PASSED, Verdict, failed, reported
+from edujax.language import Text
+
+HINT = Text(" What happened: {what} Why: {why} Fix: {fix}",
+            " 무슨 일인가: {what} 왜: {why} 고치는 법: {fix}")
+AT_LINE = Text(" (at {where})", " ({where}에서)")
+NOT_A_FUNCTION = Text("this should be a function, but it is {value}.",
+                      "이것은 함수여야 하는데 {value}입니다.")
+NOT_JITTABLE = Text("your function is not jit-compatible: {error}",
+                    "여러분의 함수는 jit과 함께 쓸 수 없습니다: {error}")
 
 _EDUJAX_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -40,7 +49,7 @@ def student_line(error: BaseException) -> str:
         return ""
     frame = frames[-1]
     code = f": {frame.line.strip()}" if frame.line else ""
-    return f" (at {os.path.basename(frame.filename)}:{frame.lineno}{code})"
+    return AT_LINE.format(where=f"{os.path.basename(frame.filename)}:{frame.lineno}{code}")
 
 
 def hint_for(error: BaseException):
@@ -62,7 +71,7 @@ def explain_tracing_error(error: BaseException) -> str:
     text = f"{type(error).__name__}{student_line(error)}: {first_line}"
     hint = hint_for(error)
     if hint is not None:
-        text += f" What happened: {hint.what} Why: {hint.why} Fix: {hint.fix}"
+        text += HINT.format(what=hint.what, why=hint.why, fix=hint.fix)
     return text
 
 
@@ -72,18 +81,17 @@ def check_jittable(f: Callable, *args: Any, static_argnums: int | Sequence[int] 
     if getattr(f, "edujax_remote", False) and not static_argnums and not kwargs:
         return reported(f.observe("jittable", args))  # the sandbox traces it
     if not callable(f):
-        return failed(f"this should be a function, but it is {f!r}.")
+        return failed(NOT_A_FUNCTION.format(value=repr(f)))
     try:
         closed = api.make_jaxpr(f, static_argnums=static_argnums)(*args, **kwargs)
     except TRACING_ERRORS as error:
-        return failed("your function is not jit-compatible: " + explain_tracing_error(error))
+        return failed(NOT_JITTABLE.format(error=explain_tracing_error(error)))
     except TypeError as error:
         if not is_traced_shape_error(error):
             raise
-        return failed("your function is not jit-compatible: " + explain_tracing_error(error))
+        return failed(NOT_JITTABLE.format(error=explain_tracing_error(error)))
     if not closed.jaxpr.outvars:
-        return failed("your function returns nothing (None): did it forget to `return` its "
-                      "result, or is its body still the placeholder `...`?")
+        return failed(str(RETURNED_NONE))
     return PASSED
 
 

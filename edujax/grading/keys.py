@@ -14,8 +14,14 @@ import warnings
 from typing import Any, Callable
 
 from edujax.config import config
-from edujax.grading.verdict import PASSED, Verdict, failed, reported
+from edujax.grading.verdict import RETURNED_NONE, PASSED, Verdict, failed, reported
+from edujax.language import Text
 from edujax.random import KeyReuseWarning
+
+KEY_REUSED = Text("a PRNG key was used twice ({count} time(s) in all): {warning} Every key may be "
+                  "consumed once: split it into as many keys as you need draws.",
+                  "PRNG 키를 두 번 썼습니다(모두 {count}번): {warning} 키는 한 번만 쓸 수 "
+                  "있습니다: 필요한 뽑기 수만큼 키를 split하세요.")
 
 
 def check_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> Verdict:
@@ -32,13 +38,10 @@ def check_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> Verdict:
         config.update("edujax_check_key_reuse", before)
     reuses = [w for w in caught if issubclass(w.category, KeyReuseWarning)]
     if not reuses and result is None:  # a placeholder body reuses nothing, and draws nothing
-        return failed("your function returned None: did it forget to `return` its result (or "
-                      "is its body still the placeholder `...`)?")
+        return failed(str(RETURNED_NONE))
     if not reuses:
         return PASSED
-    return failed(f"a PRNG key was used twice ({len(reuses)} time(s) in all): "
-                  f"{reuses[0].message} Every key may be consumed once: split it into as "
-                  "many keys as you need draws.")
+    return failed(KEY_REUSED.format(count=len(reuses), warning=reuses[0].message))
 
 
 def assert_no_key_reuse(f: Callable, *args: Any, **kwargs: Any) -> None:

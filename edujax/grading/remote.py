@@ -21,6 +21,18 @@ from typing import Any, Callable
 
 from edujax.grading import sandbox, wire
 from edujax.grading.verdict import GradingError
+from edujax.language import Text
+
+# A test that hands the notebook something else is the test's mistake; still, the student
+# reads it, so it is said in their language too.
+ONLY_DATA = Text("a test may give the student's code only data, functions of the notebook, or "
+                 "given('lambda ...')",
+                 "테스트는 학생의 코드에 데이터, 노트북의 함수, given('lambda ...')만 줄 수 "
+                 "있습니다")
+OTHER_NOTEBOOK = Text("a function of another notebook", "다른 노트북의 함수")
+NO_KEYWORDS = Text("keyword arguments are not sent to the notebook",
+                   "키워드 인자는 노트북에 보내지 않습니다")
+CHECK_FAILED = Text("checking {name} failed: {error}", "{name}을(를) 검사하지 못했습니다: {error}")
 
 GRACE_S = 5.0   # beyond a request's own time limit, for messages and start-up
 
@@ -155,8 +167,7 @@ class Notebook:
 
     def encode(self, value: Any) -> Any:
         def ref(f: Callable) -> Any:
-            raise GradingError("a test may give the student's code only data, functions of the "
-                               "notebook, or given('lambda ...')")
+            raise GradingError(str(ONLY_DATA))
         if isinstance(value, (RemoteFunction, Given)):
             return value.target
         return wire.encode(value, ref)
@@ -202,7 +213,7 @@ class RemoteFunction:
     def _encode(self, value: Any) -> Any:
         if isinstance(value, (RemoteFunction, Given)):
             if isinstance(value, RemoteFunction) and value.notebook is not self.notebook:
-                raise GradingError("a function of another notebook")
+                raise GradingError(str(OTHER_NOTEBOOK))
             return {"t": "fn", "ref": value.target.get("ref", -1)} if "ref" in value.target \
                 else {"t": "given", **value.target}
         if _is_setup_function(value):  # the assignment's own ``g``: the notebook's ``g``
@@ -211,7 +222,7 @@ class RemoteFunction:
 
     def call(self, args: tuple, kwargs: dict, seconds: float, name: str) -> Any:
         if kwargs:
-            raise GradingError("keyword arguments are not sent to the notebook")
+            raise GradingError(str(NO_KEYWORDS))
         reply = self.notebook.request({"op": "call", **self.target, "jit": self.jit,
                                        "args": self._arguments(args), "seconds": seconds,
                                        "name": name}, seconds)
@@ -228,7 +239,8 @@ class RemoteFunction:
                                        "args": self._arguments(args),
                                        "options": options or {}}, seconds)
         if "error" in reply:
-            raise GradingError(f"checking {self.__name__} failed: {str(reply['error'])[:500]}")
+            raise GradingError(CHECK_FAILED.format(name=self.__name__,
+                                                   error=str(reply["error"])[:500]))
         return self.notebook.decode(reply.get("value"))
 
 

@@ -29,7 +29,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from edujax.grading.feedback import QuestionResult, shorten
+from edujax.grading.feedback import (NOT_GRADED, NOT_REACHED, QuestionResult, in_language, shorten,
+                                     student_language)
 
 MAX_NOTEBOOK_MB = 20
 
@@ -108,9 +109,16 @@ def _read_submission(submission: Path) -> Any:
 
 
 def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: Limits,
-                    points: dict[str, float], sandboxed: bool) -> None:
-    """Runs in the trusted child process; writes result.json into ``workdir``."""
+                    points: dict[str, float], sandboxed: bool, language: str) -> None:
+    """Runs in the trusted child process; writes result.json into ``workdir``.
+
+    Every message made here (and in the sandbox, which inherits ``EDUJAX_LANG``) is in the
+    student's ``language``."""
     os.setsid()  # our own process group, so the parent can stop all of it
+    from edujax.config import config
+
+    config.update("edujax_language", language)
+    os.environ["EDUJAX_LANG"] = language
     log = os.open(workdir / "grader.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(log, 1)
     os.dup2(log, 2)
@@ -124,7 +132,7 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
     try:
         nb = _read_submission(submission)
     except Exception as error:
-        write(SubmissionResult(str(submission), _partial(workdir, points), "not gradable",
+        write(SubmissionResult(str(submission), _partial(workdir, points, language), "not gradable",
                                "not a readable notebook "
                                f"({type(error).__name__}; open it in Jupyter to see why)",
                                sandboxed=sandboxed))
@@ -134,7 +142,8 @@ def _grade_in_child(submission: Path, autograder: Path, workdir: Path, limits: L
     expected, found = assignment_name(autograder), nb.metadata.get("otter", {}).get(
         "assignment_name")
     if expected and found and expected != found:
-        write(SubmissionResult(str(submission), _partial(workdir, points), "wrong assignment",
+        write(SubmissionResult(str(submission), _partial(workdir, points, language),
+                               "wrong assignment",
                                f"this notebook belongs to assignment {found!r}, not {expected!r}",
                                flags, sandboxed))
         return
@@ -153,7 +162,7 @@ def _kill(process: multiprocessing.Process) -> None:
     process.join(5)
 
 
-def _partial(workdir: Path, points: dict[str, float]) -> list[QuestionResult]:
+def _partial(workdir: Path, points: dict[str, float], language: str) -> list[QuestionResult]:
     """Every question: its score from the progress file if it got that far, else 0."""
     done = {}
     progress = workdir / "progress.jsonl"
@@ -164,7 +173,7 @@ def _partial(workdir: Path, points: dict[str, float]) -> list[QuestionResult]:
             except (ValueError, TypeError):
                 continue
             done.setdefault(q.name, q)  # a question's first check is the one that counts
-    return [done.get(name, QuestionResult(name, 0.0, possible, "not reached"))
+    return [done.get(name, QuestionResult(name, 0.0, possible, in_language(NOT_REACHED, language)))
             for name, possible in points.items()]
 
 
@@ -204,14 +213,18 @@ def _noop() -> None:
 
 def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits(),
                      points: dict[str, float] | None = None,
-                     keep: Path | None = None, sandboxed: bool = True) -> SubmissionResult:
+                     keep: Path | None = None, sandboxed: bool = True,
+                     language: str | None = None) -> SubmissionResult:
     """Grade one notebook against one autograder zip. Never raises, never hangs.
 
     ``points`` ({question: possible}, from ``possible_points``) lets a batch read the
     autograder once; it is what a submission that produced no results scores against.
     ``keep``: a folder where the executed notebook (outputs and all) is saved as
     ``<submission>.executed.ipynb``, for the teacher who wants to see what happened.
+    ``language``: "ko" or "en", the student's, which the feedback is written in (None:
+    this process's, see ``feedback.student_language``).
     """
+    language = student_language(language)
     # not resolved: a submission that is a link is refused, not followed
     submission, autograder = Path(submission).absolute(), Path(autograder).resolve()
     points = points if points is not None else possible_points(autograder)
@@ -220,7 +233,7 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
         workdir = Path(tmp)
         process = context.Process(target=_grade_in_child,
                                   args=(submission, autograder, workdir, limits, points,
-                                        sandboxed))
+                                        sandboxed, language))
         process.start()
         process.join(limits.timeout)
         timed_out = process.is_alive()
@@ -230,9 +243,9 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
             shutil.copy(workdir / "executed.ipynb", keep / f"{submission.stem}.executed.ipynb")
         if (workdir / "result.json").exists():
             result = SubmissionResult.from_json((workdir / "result.json").read_text())
-            return _fill_missing(result, points)._replace(submission=str(submission),
+            return _fill_missing(result, points, language)._replace(submission=str(submission),
                                                           sandboxed=sandboxed)
-        questions = _partial(workdir, points)
+        questions = _partial(workdir, points, language)
         if timed_out:
             return SubmissionResult(str(submission), questions, "timed out",
                                     f"grading took longer than {limits.timeout:g} s and was "
@@ -244,10 +257,11 @@ def grade_submission(submission: Path, autograder: Path, limits: Limits = Limits
                                 "before that keep their score", sandboxed=sandboxed)
 
 
-def _fill_missing(result: SubmissionResult, points: dict[str, float]) -> SubmissionResult:
+def _fill_missing(result: SubmissionResult, points: dict[str, float],
+                  language: str) -> SubmissionResult:
     """Every question of the assignment appears once, in order (0 if it has no result)."""
     have = {q.name: q for q in result.questions}
     return result._replace(questions=[
-        have.get(name, QuestionResult(name, 0.0, possible, "not graded"))
+        have.get(name, QuestionResult(name, 0.0, possible, in_language(NOT_GRADED, language)))
         for name, possible in points.items()])
 

@@ -90,15 +90,27 @@ def _dirs_for(paths: list[Path]) -> list[str]:
 
 
 def environment() -> dict[str, str]:
-    """The only variables the sandbox gets (nothing of the teacher's environment)."""
+    """The only variables the sandbox gets (nothing of the teacher's environment); its
+    ``EDUJAX_LANG`` is the student's language, which the grading process speaks."""
     import edujax
+    from edujax.language import language
 
     return {"PATH": "/usr/bin:/bin", "HOME": HOME, "TMPDIR": HOME, "IPYTHONDIR": f"{HOME}/.ipython",
             "MPLCONFIGDIR": f"{HOME}/.matplotlib", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
             "PYTHONPATH": str(Path(edujax.__file__).resolve().parent.parent),
             "PYTHONDONTWRITEBYTECODE": "1", "EDUJAX_BACKEND": "reference",
             "EDUJAX_CACHE_DIR": f"{HOME}/.edujax_cache", "NUMBA_NUM_THREADS": "1",
-            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "EDUJAX_LANG": language()}
+
+
+def _tmp_link(roots: list[Path]) -> list[str]:
+    """/tmp is the writable folder too, unless edujax or Python lives under /tmp (a clone
+    there): then /tmp already holds those read-only mounts, and TMPDIR alone points home."""
+    tmp = Path("/tmp")
+    if any(root == tmp or tmp in root.parents for root in roots):
+        return []
+    return ["--symlink", HOME, "/tmp"]
 
 
 def command(argv: list[str], *, uid: int | None, tmpfs_mb: int = 64) -> list[str]:
@@ -113,7 +125,7 @@ def command(argv: list[str], *, uid: int | None, tmpfs_mb: int = 64) -> list[str
     for root in roots:
         args += ["--ro-bind", str(root), str(root)]
     args += ["--size", str(tmpfs_mb * MB), "--perms", "1777", "--tmpfs", HOME,
-             "--symlink", HOME, "/tmp", "--chdir", HOME]
+             *_tmp_link(roots), "--chdir", HOME]
     for name, value in environment().items():
         args += ["--setenv", name, value]
     if uid is None:  # not root: bwrap itself makes an unprivileged user namespace

@@ -123,7 +123,7 @@ class Session:
         args = [self.decode(a) for a in message.get("args", [])]
         try:
             value = call(f, *args, seconds=float(message.get("seconds", 10)),
-                         name=str(message.get("name", "your function")))
+                         name=str(message["name"]) if message.get("name") else None)
         except GradingError as error:
             return {"error": str(error)[:1000]}
         return {"value": self.encode(value)}

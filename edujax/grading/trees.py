@@ -9,16 +9,25 @@ from __future__ import annotations
 from typing import Any
 
 from edujax import tree_util
-from edujax.grading.values import DEFAULT_ATOL, DEFAULT_RTOL, check_close
+from edujax.grading.values import DEFAULT_ATOL, DEFAULT_RTOL, YOUR_RESULT, check_close
 from edujax.grading.verdict import PASSED, Verdict, failed
+from edujax.language import Text
+
+MISSING = Text("missing {paths}", "빠진 것 {paths}")
+UNEXPECTED = Text("unexpected {paths}", "예상 밖의 것 {paths}")
+OTHER_CONTAINERS = Text("you have {got}, expected {want}",
+                        "여러분의 것은 {got}, 기대한 것은 {want}")
+WRONG_STRUCTURE = Text("{name} does not have the expected structure: {details}.",
+                       "{name}의 구조가 기대한 구조와 다릅니다: {details}.")
 
 
 def _paths(tree: Any) -> list[str]:
     return [tree_util.keystr(path) for path, _ in tree_util.tree_flatten_with_path(tree)[0]]
 
 
-def check_tree_structure(actual: Any, expected: Any, *, name: str = "your result") -> Verdict:
+def check_tree_structure(actual: Any, expected: Any, *, name: str | None = None) -> Verdict:
     """Same containers, same keys, same number of leaves?"""
+    name = str(YOUR_RESULT) if name is None else name
     if tree_util.tree_structure(actual) == tree_util.tree_structure(expected):
         return PASSED
     got, want = _paths(actual), _paths(expected)
@@ -26,18 +35,19 @@ def check_tree_structure(actual: Any, expected: Any, *, name: str = "your result
     extra = [p for p in got if p not in want]
     details = []
     if missing:
-        details.append("missing " + ", ".join(missing[:5]))
+        details.append(MISSING.format(paths=", ".join(missing[:5])))
     if extra:
-        details.append("unexpected " + ", ".join(extra[:5]))
+        details.append(UNEXPECTED.format(paths=", ".join(extra[:5])))
     if not details:  # same paths, different containers (a list where a tuple was expected)
-        details.append(f"you have {tree_util.tree_structure(actual)}, expected "
-                       f"{tree_util.tree_structure(expected)}")
-    return failed(f"{name} does not have the expected structure: " + "; ".join(details) + ".")
+        details.append(OTHER_CONTAINERS.format(got=tree_util.tree_structure(actual),
+                                               want=tree_util.tree_structure(expected)))
+    return failed(WRONG_STRUCTURE.format(name=name, details="; ".join(details)))
 
 
 def check_tree_close(actual: Any, expected: Any, *, rtol: float = DEFAULT_RTOL,
-                     atol: float = DEFAULT_ATOL, name: str = "your result") -> Verdict:
+                     atol: float = DEFAULT_ATOL, name: str | None = None) -> Verdict:
     """Same structure, and every leaf close to the expected leaf (see ``check_close``)."""
+    name = str(YOUR_RESULT) if name is None else name
     verdict = check_tree_structure(actual, expected, name=name)
     if not verdict:
         return verdict

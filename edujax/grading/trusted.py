@@ -26,11 +26,19 @@ from typing import Any, Callable, NamedTuple
 
 from edujax.grading.feedback import (CHECK_CALL, MAX_FEEDBACK, QuestionResult, case_feedback,
                                      shorten)
+from edujax.language import Text
 
 SETUP_FILE = "edujax_setup.json"   # in the autograder zip, written by ``assign``
 LABEL = re.compile(r"""name\s*=\s*(["'])(.+?)\1""")
-HIDDEN_WORDS = "[숨은 테스트 / hidden test]"
-PUBLIC_WORDS = "[공개 테스트 / public test]"
+
+# The feedback's words, in the student's language: the grading process sets
+# ``edujax_language`` to it (runner.py), so ``str(text)`` is the student's form.
+HIDDEN_FAILED = Text("[hidden test] failed{what}", "[숨은 테스트] 통과하지 못함{what}")
+HIDDEN_DETAIL = Text("[hidden test] {why}", "[숨은 테스트] {why}")
+PUBLIC_FAILED = Text("[public test] {why}", "[공개 테스트] {why}")
+EARLIER_FAILED = Text("({names} failed too: if this answer uses it, fix that first)",
+                      "(앞 문제 {names}도 틀렸습니다: 이 답이 그것을 쓴다면 먼저 고치세요)")
+YOUR_CELL = Text("[your cell] {error}", "[답 셀] {error}")
 
 
 class Question(NamedTuple):
@@ -112,15 +120,16 @@ def run_question(question: Question, namespace: dict[str, Any],
     for result in test_file.test_case_results:
         if result.passed:
             continue
-        why = case_feedback(result.message)
+        # a GradingError's message is the explanation itself; other errors keep their name
+        why = case_feedback(result.message).removeprefix("GradingError: ")
         if result.test_case.hidden:
             label = LABEL.findall(result.test_case.body)
             what = f": {label[-1][1]}" if label else ""
-            feedback.append(f"{HIDDEN_WORDS} 통과하지 못함 / failed{what}")
-            details.append(f"[hidden test] {why}")
+            feedback.append(HIDDEN_FAILED.format(what=what))
+            details.append(HIDDEN_DETAIL.format(why=why))
         else:
-            feedback.append(f"{PUBLIC_WORDS} {why}")
-            details.append(f"[public test] {why}")
+            feedback.append(PUBLIC_FAILED.format(why=why))
+            details.append(PUBLIC_FAILED.format(why=why))
     score = min(max(float(test_file.score), 0.0), question.possible)
     return QuestionResult(question.name, score, question.possible,
                           shorten(" ".join(dict.fromkeys(feedback))),
@@ -137,8 +146,7 @@ def earlier_failure_hint(result: QuestionResult, earlier: list[QuestionResult]) 
     if result.score >= result.possible or not failed:
         return result
     names = ", ".join(failed)
-    hint = (f"(앞 문제 {names}도 틀렸습니다: 이 답이 그것을 쓴다면 먼저 고치세요 / {names} failed "
-            "too: if this answer uses it, fix that first)")
+    hint = EARLIER_FAILED.format(names=names)
     return result._replace(feedback=shorten(f"{result.feedback} {hint}".strip()),
                            details=shorten(f"{result.details} {hint}".strip(), 2 * MAX_FEEDBACK))
 
@@ -147,6 +155,6 @@ def with_cell_error(result: QuestionResult, error: str | None) -> QuestionResult
     """Put the error the question's own answer cells stopped with in front of its feedback."""
     if not error or result.score >= result.possible:
         return result
-    note = f"[your cell / 답 셀] {shorten(error, 200)}"
+    note = YOUR_CELL.format(error=shorten(error, 200))
     return result._replace(feedback=shorten(f"{note} {result.feedback}"),
                            details=shorten(f"{note} {result.details}", 2 * MAX_FEEDBACK))

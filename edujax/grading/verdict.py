@@ -17,6 +17,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from edujax.language import Text
+
+YOUR_FUNCTION = Text("your function", "여러분의 함수")
+NOT_RUN = Text("the check could not be run on your function",
+               "여러분의 함수로는 검사를 실행할 수 없었습니다")
+RETURNED_NONE = Text("your function returned None: did it forget to `return` its result (or is "
+                     "its body still the placeholder `...`)?",
+                     "여러분의 함수가 None을 돌려주었습니다: 결과를 `return`하지 않았거나, 본문이 "
+                     "아직 자리표시자 `...`인가요?")
+
 
 class GradingError(AssertionError):
     """A check failed. The message is the explanation meant for the student.
@@ -50,7 +60,7 @@ def reported(data: object) -> Verdict:
     else, or a ``passed`` that is not exactly ``True``, is a failure."""
     if isinstance(data, (list, tuple)) and len(data) == 2 and isinstance(data[1], str):
         return Verdict(data[0] is True, data[1][:1000])
-    return Verdict(False, "the check could not be run on your function")
+    return Verdict(False, str(NOT_RUN))
 
 
 def failed(explanation: str) -> Verdict:

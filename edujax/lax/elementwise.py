@@ -390,7 +390,8 @@ acosh_p = unop("acosh", np.arccosh, INEXACT)
 # x^2 - 1 rather than (x + 1)(x - 1), as JAX: the domain is x >= 1, where both are accurate.
 ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(square(x), _one(x)))))
 atanh_p = unop("atanh", np.arctanh, INEXACT)
-ad.defjvp(atanh_p, lambda g, x: div(g, mul(add(_one(x), x), sub(_one(x), x))))
+# 1/(1 + x) * (g / (1 - x)), in JAX's order (its jaxprs show the reciprocal as integer_pow[y=-1])
+ad.defjvp(atanh_p, lambda g, x: mul(integer_pow(add(_one(x), x), -1), div(g, sub(_one(x), x))))
 square_p = unop("square", np.square, NUMBER, warns=False)
 ad.defjvp2(square_p, lambda g, ans, x: mul(g, mul(_const(x, 2), x)))
 

@@ -14,7 +14,8 @@ import json
 import sys
 
 import jax
-import jax.ad_checkpoint  # noqa: F401  (so that programs can say jax.ad_checkpoint.print_saved_residuals)
+import jax.ad_checkpoint  # noqa: F401  (programs say jax.ad_checkpoint.print_saved_residuals)
+import jax.extend.core  # noqa: F401  (and jax.extend.core.Literal)
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
