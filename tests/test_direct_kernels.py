@@ -190,6 +190,23 @@ def test_one_expression_computes_as_in_numba(case):
     assert same_bits(direct_result, numba_result), (expr, a, b, direct_result, numba_result)
 
 
+@pytest.mark.parametrize("expr", ["a < b", "a <= b", "a > b", "a == b"])
+@pytest.mark.parametrize("a_type, b_type", [("uint64", "bool"), ("bool", "uint64"),
+                                            ("uint64", "int8"), ("int64", "uint64")])
+def test_uint64_comparisons_with_signed_or_bool_are_numbas(expr, a_type, b_type):
+    """2**63 < True is False in Numba (a hypothesis run found the direct compiler saying True)."""
+    a = np.array([0, 1, 2**63, 2**64 - 1, 5], np.uint64).astype(a_type) if a_type == "uint64" \
+        else np.array([0, 1, 1, 0, -1 if a_type != "bool" else 1]).astype(a_type)
+    b = np.array([1, 0, 1, 1, 5], np.uint64).astype(b_type) if b_type != "uint64" \
+        else np.array([0, 1, 2**63, 2**64 - 1, 5], np.uint64)
+    source = KERNEL.format(n=len(a), expr=expr)
+    try:
+        numba_result, direct_result = both_compilers(source, [a, b], np.dtype(bool))
+    except direct.Unsupported:
+        return  # (Numba compiles it: what the backend then runs is Numba's own result)
+    assert same_bits(direct_result, numba_result), (a, b, direct_result, numba_result)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("expr", FUNCTIONS)
 def test_numpy_functions_are_numbas(expr, dtype):

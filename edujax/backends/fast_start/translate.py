@@ -487,8 +487,8 @@ class FunctionCompiler:
         if symbol is None:
             raise Unsupported(f"comparison {type(op).__name__}")
         kinds = {a.type.kind, c.type.kind}
-        if kinds == {"i", "u"} and U64 in (a.type, c.type):
-            raise Unsupported("comparing uint64 with a signed integer")
+        if U64 in (a.type, c.type) and kinds & {"i", "b"}:  # (Numba's rules there: its own)
+            raise Unsupported("comparing uint64 with a signed integer or a bool")
         t = arithmetic_type(a.type, c.type)
         x, y = self.convert(a, t).ir, self.convert(c, t).ir
         if t.kind == "f":  # != is true for NaN, the others false (IEEE, as in Numba)
