@@ -56,10 +56,11 @@ class Literal:
         self.aval = aval
 
     def __repr__(self) -> str:
-        # As JAX's: the Python scalar, a weak-typed one as the TypedInt/TypedFloat JAX keeps
-        # (the "Writing custom interpreters" notebook prints equations' inputs this way).
+        # As JAX's ``f"Literal({val})"``: a weak-typed Python scalar is the TypedInt or
+        # TypedComplex JAX keeps, whose str() is its repr (the "Writing custom interpreters"
+        # notebook prints equations' inputs this way); a TypedFloat's str() is the plain float.
         val = self.val.item() if isinstance(self.val, np.generic) else self.val
-        kind = {int: "Int", float: "Float", complex: "Complex"}.get(type(val))
+        kind = {int: "Int", complex: "Complex"}.get(type(val))
         if kind is not None and self.aval.weak_type:
             return f"Literal(Typed{kind}({val!r}, dtype={self.aval.dtype.name}))"
         return f"Literal({val!r})"
