@@ -48,3 +48,22 @@ def backend(request, monkeypatch):
     config.update("edujax_backend", request.param)
     yield request.param
     config.update("edujax_backend", before)
+
+
+@pytest.fixture
+def eight_devices():
+    """Eight simulated CPU devices for one test (JAX's docs set XLA_FLAGS for the same)."""
+    import edujax
+
+    before = edujax.config.read("edujax_num_cpu_devices")
+    edujax.config.update("edujax_num_cpu_devices", 8)
+    yield
+    edujax.config.update("edujax_num_cpu_devices", before)
+
+
+@pytest.fixture
+def mesh(eight_devices):
+    """A 4x2 mesh with axes x and y over the eight devices."""
+    import edujax
+
+    return edujax.make_mesh((4, 2), ("x", "y"))

@@ -10,17 +10,8 @@ from edujax.sharding import AxisType, NamedSharding, PartitionSpec as P
 from edujax.spmd import PerDeviceExecutable
 
 
-@pytest.fixture(autouse=True)
-def eight_devices():
-    before = jax.config.read("edujax_num_cpu_devices")
-    jax.config.update("edujax_num_cpu_devices", 8)
-    yield
-    jax.config.update("edujax_num_cpu_devices", before)
-
-
-@pytest.fixture
-def mesh():
-    return jax.make_mesh((4, 2), ("x", "y"))
+# Eight devices for every test here; `mesh` (4x2, axes x and y) comes from conftest.py.
+pytestmark = pytest.mark.usefixtures("eight_devices")
 
 
 X = np.arange(32.0, dtype=np.float32).reshape(8, 4)

@@ -11,17 +11,8 @@ from edujax.sharding import NamedSharding, PartitionSpec as P
 from edujax.viz.sharding import colour
 
 
-@pytest.fixture(autouse=True)
-def eight_devices():
-    before = jax.config.read("edujax_num_cpu_devices")
-    jax.config.update("edujax_num_cpu_devices", 8)
-    yield
-    jax.config.update("edujax_num_cpu_devices", before)
-
-
-@pytest.fixture
-def mesh():
-    return jax.make_mesh((4, 2), ("x", "y"))
+# Eight devices for every test here; `mesh` (4x2, axes x and y) comes from conftest.py.
+pytestmark = pytest.mark.usefixtures("eight_devices")
 
 
 def test_an_array_is_coloured_by_the_device_of_each_block(mesh):
