@@ -14,6 +14,7 @@ when it runs as root); a missing Python package is a failure of the setup, not a
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -61,9 +62,10 @@ g(jnp.ones(5), 2)  # a new shape: the cache table above gains a row by itself"""
 ]
 
 
-def notebook() -> dict:
+def notebook(sources: list[str] = CELLS) -> dict:
+    """A notebook of code cells on the EduJAX kernel."""
     cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src, "outputs": [],
-              "execution_count": None} for i, src in enumerate(CELLS)]
+              "execution_count": None} for i, src in enumerate(sources)]
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "edujax", "display_name": "EduJAX (Python 3)",
                                         "language": "python"}}}
@@ -89,18 +91,18 @@ def wait_for_server(url: str, proc: subprocess.Popen, timeout: float = 120) -> N
     raise TimeoutError("JupyterLab did not answer in time")
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on 127.0.0.1 serving a folder with the views notebook."""
-    folder = tmp_path_factory.mktemp("lab")
-    (folder / "views.ipynb").write_text(json.dumps(notebook()))
+@contextlib.contextmanager
+def serve_lab(folder: Path, name: str, sources: list[str], **env_vars: str):
+    """A JupyterLab server on 127.0.0.1 serving ``folder`` with one notebook, ``name``, of
+    ``sources``; yields the URL that opens it. ``env_vars`` go to the server and its kernels."""
+    (folder / name).write_text(json.dumps(notebook(sources)))
     port, token = free_port(), secrets.token_hex(16)
     # The students' kernel (edujax.kernel), installed into a folder of the test's own.
     kernels = folder / ".kernels"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-m", "edujax.kernel", "install", "--prefix", str(kernels)],
                    env=env, check=True, capture_output=True)
-    env.update(EDUJAX_BACKEND="numba", JUPYTER_PATH=str(kernels / "share" / "jupyter"),
+    env.update(env_vars, JUPYTER_PATH=str(kernels / "share" / "jupyter"),
                JUPYTER_CONFIG_DIR=str(folder / ".config"),
                JUPYTER_RUNTIME_DIR=str(folder / ".runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(folder / ".workspaces"))
@@ -113,7 +115,7 @@ def lab(tmp_path_factory):
         cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
-        yield f"http://127.0.0.1:{port}/lab/tree/views.ipynb?token={token}&reset"
+        yield f"http://127.0.0.1:{port}/lab/tree/{name}?token={token}&reset"
     finally:
         proc.terminate()
         try:
@@ -122,6 +124,14 @@ def lab(tmp_path_factory):
             proc.kill()
         log.close()
         print((folder / "lab.log").read_text()[-3000:])
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab with the views notebook, its kernel on the Numba backend."""
+    with serve_lab(tmp_path_factory.mktemp("lab"), "views.ipynb", CELLS,
+                   EDUJAX_BACKEND="numba") as url:
+        yield url
 
 
 KERNEL_IDLE = """() => {

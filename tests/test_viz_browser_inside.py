@@ -8,15 +8,8 @@ and browser helpers are those of test_viz_browser.py.
 """
 from __future__ import annotations
 
-import json
-import os
-import secrets
-import subprocess
-import sys
-
 import pytest
-from test_viz_browser import (CHROMIUM, ROOT, free_port, screenshots_dir,
-                              start_kernel_and_run_all, wait_for_server)
+from test_viz_browser import CHROMIUM, screenshots_dir, serve_lab, start_kernel_and_run_all
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 
@@ -43,45 +36,11 @@ viz.lineage(jax.grad(loss), jnp.ones((3, 2)), jnp.ones((4, 3)))""",
 HIGHLIGHT = "rgb(255, 243, 176)"  # the linked lines' background (#fff3b0)
 
 
-def notebook() -> dict:
-    cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src,
-              "outputs": [], "execution_count": None} for i, src in enumerate(CELLS)]
-    return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"kernelspec": {"name": "edujax", "display_name": "EduJAX (Python 3)",
-                                        "language": "python"}}}
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lab")
-    (folder / "inside.ipynb").write_text(json.dumps(notebook()))
-    port, token = free_port(), secrets.token_hex(16)
-    kernels = folder / ".kernels"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    subprocess.run([sys.executable, "-m", "edujax.kernel", "install", "--prefix", str(kernels)],
-                   env=env, check=True, capture_output=True)
-    env.update(EDUJAX_TIERED="0", JUPYTER_PATH=str(kernels / "share" / "jupyter"),
-               JUPYTER_CONFIG_DIR=str(folder / ".config"),
-               JUPYTER_RUNTIME_DIR=str(folder / ".runtime"),
-               JUPYTERLAB_WORKSPACES_DIR=str(folder / ".workspaces"))
-    log = open(folder / "lab.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-         f"--port={port}", f"--IdentityProvider.token={token}", f"--notebook-dir={folder}",
-         "--LabApp.expose_app_in_browser=True", "--allow-root",
-         "--KernelSpecManager.allowed_kernelspecs=edujax"],
-        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
-        yield f"http://127.0.0.1:{port}/lab/tree/inside.ipynb?token={token}&reset"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        print((folder / "lab.log").read_text()[-3000:])
+    with serve_lab(tmp_path_factory.mktemp("lab"), "inside.ipynb", CELLS,
+                   EDUJAX_TIERED="0") as url:
+        yield url
 
 
 def test_step_the_stepper_and_click_a_linked_line(lab, tmp_path):
