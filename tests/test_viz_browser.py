@@ -157,6 +157,23 @@ def start_kernel_and_run_all(page) -> None:
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
 
+@contextlib.contextmanager
+def notebook_page(url: str):
+    """Headless Chromium on the JupyterLab page at ``url``, every cell run on the kernel."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1300, "height": 1600},
+                                device_scale_factor=1.5)
+        try:
+            page.goto(url)
+            start_kernel_and_run_all(page)
+            yield page
+        finally:
+            browser.close()
+
+
 def screenshots_dir(tmp_path: Path) -> Path:
     if os.environ.get("EDUJAX_UPDATE_SCREENSHOTS") == "1":
         return ROOT / "docs" / "img"
@@ -164,64 +181,56 @@ def screenshots_dir(tmp_path: Path) -> Path:
 
 
 def test_the_four_views_live_in_jupyterlab(lab, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     shots = screenshots_dir(tmp_path)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1300, "height": 1600},
-                                device_scale_factor=1.5)
-        try:
-            page.goto(lab)
-            start_kernel_and_run_all(page)
-            live = ".edujax-view[data-live='true']"
+    with notebook_page(lab) as page:
+        live = ".edujax-view[data-live='true']"
 
-            graph = page.locator(f"{live}.edujax-graph")
-            expect(graph.locator("g.node text", has_text="sin").first).to_be_visible(
-                timeout=120_000)
-            # a, b, sin, 2.0, mul, transpose, dot_general, add, tanh, reduce_sum, out
-            expect(graph.locator("g.node")).to_have_count(11)
-            expect(graph.locator("g.cluster text", has_text="fused_0")).to_have_count(1)
-            graph.locator("input").fill("tanh")  # the search box outlines the tanh node
-            expect(graph.locator("g.node.edujax-match")).to_have_count(1)
+        graph = page.locator(f"{live}.edujax-graph")
+        expect(graph.locator("g.node text", has_text="sin").first).to_be_visible(
+            timeout=120_000)
+        # a, b, sin, 2.0, mul, transpose, dot_general, add, tanh, reduce_sum, out
+        expect(graph.locator("g.node")).to_have_count(11)
+        expect(graph.locator("g.cluster text", has_text="fused_0")).to_have_count(1)
+        graph.locator("input").fill("tanh")  # the search box outlines the tanh node
+        expect(graph.locator("g.node.edujax-match")).to_have_count(1)
 
-            tree = page.locator(f"{live}.edujax-tree")
-            row = tree.locator(".edujax-row[data-path=\"['w']\"]")
-            expect(row).to_contain_text("f32[3]")
-            expect(row).to_contain_text("1 NaN")
-            inner = tree.locator(".edujax-row[data-path=\"['layers'][0]['w']\"]")
-            expect(inner).to_contain_text("f32[3,4] min 0 mean 5.5 max 11")
-            tree.locator(".edujax-row[data-path=\"['layers']\"]").click()  # fold it
-            expect(inner).to_be_hidden()
-            tree.locator(".edujax-row[data-path=\"['layers']\"]").click()
-            expect(inner).to_be_visible()
+        tree = page.locator(f"{live}.edujax-tree")
+        row = tree.locator(".edujax-row[data-path=\"['w']\"]")
+        expect(row).to_contain_text("f32[3]")
+        expect(row).to_contain_text("1 NaN")
+        inner = tree.locator(".edujax-row[data-path=\"['layers'][0]['w']\"]")
+        expect(inner).to_contain_text("f32[3,4] min 0 mean 5.5 max 11")
+        tree.locator(".edujax-row[data-path=\"['layers']\"]").click()  # fold it
+        expect(inner).to_be_hidden()
+        tree.locator(".edujax-row[data-path=\"['layers']\"]").click()
+        expect(inner).to_be_visible()
 
-            cache = page.locator(f"{live}.edujax-cache")
-            # The last cell called g with a new shape after the table was shown: the widget
-            # follows the cache by itself and shows the second row and why it missed.
-            expect(cache.locator("tbody tr")).to_have_count(2, timeout=30_000)
-            expect(cache.locator("tbody tr").first).to_contain_text("x: f32[3]")
-            expect(cache.locator("tbody tr").nth(1)).to_contain_text("x: f32[5]")
-            expect(cache).to_contain_text("argument x: new shape f32[3] → f32[5]")
-            expect(cache.locator(".edujax-title")).to_have_text(
-                "jit(<lambda>): 1 hit, 2 misses, 2/1024 entries")
+        cache = page.locator(f"{live}.edujax-cache")
+        # The last cell called g with a new shape after the table was shown: the widget
+        # follows the cache by itself and shows the second row and why it missed.
+        expect(cache.locator("tbody tr")).to_have_count(2, timeout=30_000)
+        expect(cache.locator("tbody tr").first).to_contain_text("x: f32[3]")
+        expect(cache.locator("tbody tr").nth(1)).to_contain_text("x: f32[5]")
+        expect(cache).to_contain_text("argument x: new shape f32[3] → f32[5]")
+        expect(cache.locator(".edujax-title")).to_have_text(
+            "jit(<lambda>): 1 hit, 2 misses, 2/1024 entries")
 
-            chart = page.locator(f"{live}.edujax-timing")
-            expect(chart.locator("rect.edujax-bar")).to_have_count(3)
-            expect(chart).to_contain_text("jit is 17.5× faster than eager once compiled")
-            expect(chart).to_contain_text("350 ms")
+        chart = page.locator(f"{live}.edujax-timing")
+        expect(chart.locator("rect.edujax-bar")).to_have_count(3)
+        expect(chart).to_contain_text("jit is 17.5× faster than eager once compiled")
+        expect(chart).to_contain_text("350 ms")
 
-            page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # room for the views
-            graph.locator("input").fill("")
-            page.wait_for_timeout(1600)  # the cache table's flash of a changed row is over
-            for name, view in (("graph", graph), ("tree", tree), ("cache", cache),
-                               ("timing", chart)):
-                view.scroll_into_view_if_needed()
-                view.screenshot(path=str(shots / f"viz-{name}.png"))
-            assert all((shots / f"viz-{n}.png").stat().st_size > 2000
-                       for n in ("graph", "tree", "cache", "timing"))
-            # A classroom's JupyterLab asks nothing on first open (scripts/setup installs
-            # scripts/jupyterlab-overrides.json): by now the news pop-up would have come.
-            expect(page.get_by_text("official Jupyter news")).to_have_count(0)
-        finally:
-            browser.close()
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # room for the views
+        graph.locator("input").fill("")
+        page.wait_for_timeout(1600)  # the cache table's flash of a changed row is over
+        for name, view in (("graph", graph), ("tree", tree), ("cache", cache),
+                           ("timing", chart)):
+            view.scroll_into_view_if_needed()
+            view.screenshot(path=str(shots / f"viz-{name}.png"))
+        assert all((shots / f"viz-{n}.png").stat().st_size > 2000
+                   for n in ("graph", "tree", "cache", "timing"))
+        # A classroom's JupyterLab asks nothing on first open (scripts/setup installs
+        # scripts/jupyterlab-overrides.json): by now the news pop-up would have come.
+        expect(page.get_by_text("official Jupyter news")).to_have_count(0)

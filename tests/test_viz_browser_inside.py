@@ -9,7 +9,7 @@ and browser helpers are those of test_viz_browser.py.
 from __future__ import annotations
 
 import pytest
-from test_viz_browser import CHROMIUM, screenshots_dir, serve_lab, start_kernel_and_run_all
+from test_viz_browser import CHROMIUM, notebook_page, screenshots_dir, serve_lab
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 
@@ -44,54 +44,45 @@ def lab(tmp_path_factory):
 
 
 def test_step_the_stepper_and_click_a_linked_line(lab, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     shots = screenshots_dir(tmp_path)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1300, "height": 1600},
-                                device_scale_factor=1.5)
-        try:
-            page.goto(lab)
-            start_kernel_and_run_all(page)
-
-            stepper = page.locator(".edujax-trace").first
-            expect(stepper.locator(".ej-step-panel:visible")).to_contain_text(
-                "step 1/", timeout=120_000)
-            expect(stepper.locator(".ej-step-panel:visible")).to_contain_text("JVP trace")
-            for _ in range(4):  # next, next, next, next: the staging of cos (sin's JVP)
-                stepper.locator(".ej-step-panel:visible label", has_text="next").click()
-            panel = stepper.locator(".ej-step-panel:visible")
-            expect(panel).to_contain_text("step 5/")
-            expect(panel).to_contain_text("cos")
-            expect(panel).to_contain_text("staging trace")
-            expect(panel.locator(".ej-step-jaxpr")).to_contain_text("cos a")
-            stepper.locator(".ej-step-panel:visible label", has_text="back").click()
-            expect(stepper.locator(".ej-step-panel:visible")).to_contain_text("step 4/")
+    with notebook_page(lab) as page:
+        stepper = page.locator(".edujax-trace").first
+        expect(stepper.locator(".ej-step-panel:visible")).to_contain_text(
+            "step 1/", timeout=120_000)
+        expect(stepper.locator(".ej-step-panel:visible")).to_contain_text("JVP trace")
+        for _ in range(4):  # next, next, next, next: the staging of cos (sin's JVP)
             stepper.locator(".ej-step-panel:visible label", has_text="next").click()
+        panel = stepper.locator(".ej-step-panel:visible")
+        expect(panel).to_contain_text("step 5/")
+        expect(panel).to_contain_text("cos")
+        expect(panel).to_contain_text("staging trace")
+        expect(panel.locator(".ej-step-jaxpr")).to_contain_text("cos a")
+        stepper.locator(".ej-step-panel:visible label", has_text="back").click()
+        expect(stepper.locator(".ej-step-panel:visible")).to_contain_text("step 4/")
+        stepper.locator(".ej-step-panel:visible label", has_text="next").click()
 
-            panes = page.locator(".edujax-lineage").first
-            line = panes.locator(".ej-lin-python .ej-lin-line", has_text="jnp.tanh")
-            expect(line).to_be_visible(timeout=120_000)
-            line.click()  # focus: its equations and kernel statements light up
-            lit_jaxpr = panes.locator(".ej-lin-jaxpr .ej-lin-line").filter(has_text="tanh c")
-            expect(lit_jaxpr).to_have_css("background-color", HIGHLIGHT)
-            lit_kernel = panes.locator(".ej-lin-kernel .ej-lin-line",
-                                       has_text="tanh_f32(")
-            expect(lit_kernel).to_have_css("background-color", HIGHLIGHT)
-            other = panes.locator(".ej-lin-jaxpr .ej-lin-line", has_text="mul 2.0:f32[] d")
-            expect(other).not_to_have_css("background-color", HIGHLIGHT)  # from the sum line
+        panes = page.locator(".edujax-lineage").first
+        line = panes.locator(".ej-lin-python .ej-lin-line", has_text="jnp.tanh")
+        expect(line).to_be_visible(timeout=120_000)
+        line.click()  # focus: its equations and kernel statements light up
+        lit_jaxpr = panes.locator(".ej-lin-jaxpr .ej-lin-line").filter(has_text="tanh c")
+        expect(lit_jaxpr).to_have_css("background-color", HIGHLIGHT)
+        lit_kernel = panes.locator(".ej-lin-kernel .ej-lin-line",
+                                   has_text="tanh_f32(")
+        expect(lit_kernel).to_have_css("background-color", HIGHLIGHT)
+        other = panes.locator(".ej-lin-jaxpr .ej-lin-line", has_text="mul 2.0:f32[] d")
+        expect(other).not_to_have_css("background-color", HIGHLIGHT)  # from the sum line
 
-            stages = page.locator(".edujax-stages").first
-            expect(stages.locator(".ej-residual")).to_have_count(2)
+        stages = page.locator(".edujax-stages").first
+        expect(stages.locator(".ej-residual")).to_have_count(2)
 
-            page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-            for name, view in (("trace", stepper), ("lineage", panes), ("stages", stages)):
-                view.scroll_into_view_if_needed()
-                if name == "lineage":
-                    line.click()
-                view.screenshot(path=str(shots / f"viz-{name}.png"))
-            assert all((shots / f"viz-{n}.png").stat().st_size > 2000
-                       for n in ("trace", "lineage", "stages"))
-        finally:
-            browser.close()
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        for name, view in (("trace", stepper), ("lineage", panes), ("stages", stages)):
+            view.scroll_into_view_if_needed()
+            if name == "lineage":
+                line.click()
+            view.screenshot(path=str(shots / f"viz-{name}.png"))
+        assert all((shots / f"viz-{n}.png").stat().st_size > 2000
+                   for n in ("trace", "lineage", "stages"))
