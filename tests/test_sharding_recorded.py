@@ -10,9 +10,7 @@ from recorded import check, load, params
 
 CASES = load("sharding_recorded.json")
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "eager_mul_values": "eager indexing of an Array on a mesh skips the sharding rules",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 # Errors whose first line names JAX internals (the function JAX wraps the body in,
 # '_rem_singleton', where edujax names the user's function): compared by type only.

@@ -347,6 +347,25 @@ CASES = {
                                "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
     "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
                           "out = y.sharding"),
+    # ---- indexing an array on a mesh: eagerly a gather, whose dimensions cut into must be
+    # whole; under jit a slice, which keeps the layout if the cut sizes still divide evenly
+    "index_eager_row_of_split_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = (jax.typeof(z[1]), z[1])"),
+    "index_eager_columns_of_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = (jax.typeof(z[:, 1:3]), z[:, 1:3][3])"),
+    "index_eager_split_column": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = z[:, 1]"),
+    "index_eager_whole_slice": _X + "out = jax.typeof(x[:])",
+    "index_jaxpr_row": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.make_jaxpr(lambda a: a[1])(z)"),
+    "index_jit_even_slice": _X + "out = jax.typeof(jax.jit(lambda a: a[4:])(x))",
+    "index_jit_even_slice_values": _X + "out = jax.jit(lambda a: a[4:])(x)",
+    "index_jit_uneven_slice": _X + "out = jax.jit(lambda a: a[1:])(x)",
+    "index_jit_row": _X + "out = jax.jit(lambda a: a[1])(x)",
     # ---- float0: the gradient of an integer input (issue 31's "also")
     "float0_dtype": "out = jax.dtypes.float0",
     "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",
