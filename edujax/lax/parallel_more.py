@@ -16,7 +16,7 @@ from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
 from edujax.lax.base import expand_dims, reduce_sum, reshape, transpose
-from edujax.lax.parallel import _axis_size, _names, current_axis, ppermute
+from edujax.lax.parallel import _axis_size, _names, all_gather_p, current_axis, ppermute
 from edujax.lax.shape import squeeze
 from edujax.tree_util import tree_map
 
@@ -73,6 +73,24 @@ def _reduce_scatter_vmap(trace, args, dims, *, axis_name, scatter_dimension,
 core.abstract_eval_rules[reduce_scatter_p] = _reduce_scatter_abstract_eval
 core.impl_rules[reduce_scatter_p] = _reduce_scatter_impl
 batching.axis_rules[reduce_scatter_p] = _reduce_scatter_vmap
+
+
+# all_gather and psum_scatter are each other's transposes: a device's block of the gathered
+# array came from one device, so its cotangent goes back there, summed over the devices
+# that received a copy (JAX's _all_gather_transpose_rule / _reduce_scatter_transpose_rule).
+def _all_gather_transpose(ct, x, *, axis_name, axis_size, all_gather_dimension, tiled):
+    return [reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
+                                  axis_index_groups=None, axis_size=axis_size, tiled=tiled)]
+
+
+def _reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_index_groups,
+                              axis_size, tiled):
+    return [all_gather_p.bind(ct, axis_name=axis_name, axis_size=axis_size,
+                              all_gather_dimension=scatter_dimension, tiled=tiled)]
+
+
+ad.deflinear(all_gather_p, _all_gather_transpose)
+ad.deflinear(reduce_scatter_p, _reduce_scatter_transpose)
 
 
 def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0,
