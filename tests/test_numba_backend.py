@@ -113,7 +113,9 @@ def test_selu_is_one_loop_and_its_source_reads_like_the_jaxpr():
     assert "    g = np.empty((1000,), np.float32)\n    fused_0(a, g)" in text
     check(selu, x)
     entry, = [e for e in jax.jit(selu).cache_info().entries if e.backend == "numba"]
-    assert entry.tier == "numba"
+    # compiled kernels, named by the compiler that made them: edujax's own (direct.py), or
+    # its machine code from an object file an earlier process wrote in the same cache folder
+    assert entry.tier in ("direct", "object file")
 
 
 def test_fusion_groups_of_softmax_and_mlp():
