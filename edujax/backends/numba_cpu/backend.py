@@ -283,8 +283,9 @@ class NumbaBackend:
         except Exception as e:  # noqa: BLE001 - a codegen bug must not break the user's program
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
-        if tiered_enabled() and not (program.load_object_file()  # (fast: no need to tier)
-                                     or program.compile_directly()):
+        if program.load_object_file() or program.compile_directly():
+            return program  # milliseconds, without Numba: nothing to tier
+        if tiered_enabled():
             return TieredExecutable(ReferenceExecutable(closed), lambda: _switch_to(program),
                                     program.as_text,
                                     lambda e: _fallback_warning(closed, e))
