@@ -166,9 +166,10 @@ def _wrap(value: Any, aval: ShapedArray) -> Array:
 
 
 class _TraceState(threading.local):
+    jvp_rules_running = 0  # see running_jvp_rule (``+=`` gives each thread its own count)
+
     def __init__(self) -> None:
         self.trace: Trace = eval_trace
-        self.jvp_rules_running = 0  # see running_jvp_rule
 
 
 eval_trace = EvalTrace()
@@ -210,8 +211,8 @@ def running_jvp_rule():
         _state.jvp_rules_running -= 1
 
 
+# Is a JVP rule running in this thread (``running_jvp_rule``)?
 def in_jvp_rule() -> bool:
-    """Is a JVP rule running in this thread (``running_jvp_rule``)?"""
     return _state.jvp_rules_running > 0
 
 
