@@ -3,7 +3,7 @@
 How ``jit(f)(x)`` runs here, file by file. The first three are passes the CUDA backend
 shares (``backends/passes/``):
 
-1. ``passes/inline.py``    flattens the jaxpr: calls of nested jitted functions (and
+1. ``passes/inline.py``    inlines the calls: calls of nested jitted functions (and
                            custom_jvp / custom_vjp bodies) are pasted in, unused equations
                            are dropped; random keys become uint32 words and the key
                            primitives threefry (``passes/keys.py``); a ``split`` becomes one

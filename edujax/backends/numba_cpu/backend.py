@@ -31,7 +31,7 @@ from edujax.backends.numba_cpu.blas import dot_one_thread
 from edujax.backends.numba_cpu.codegen import generate_module
 from edujax.backends.numba_cpu.provenance import annotate
 from edujax.backends.passes.fusion import partition
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.backends.fast_start.interrupts import NEVER, interrupt_in_chain, watch_interrupts
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.fast_start.tiering import TieredExecutable, tiered_enabled
@@ -82,7 +82,7 @@ class NumbaProgram:
     ``"numba"``."""
 
     def __init__(self, closed: ClosedJaxpr):
-        flat = flatten(closed)
+        flat = inline_calls(closed)
         self.jaxpr = flat.jaxpr
         self.module = generate_module(flat.jaxpr, partition(flat.jaxpr), header())
         consts = [*zip(flat.consts, (v.aval for v in flat.jaxpr.constvars)),
