@@ -1,7 +1,8 @@
 """Code generation: each fusion group becomes an ``@njit`` loop nest, the schedule a driver.
 
-Codegen is data: this file only writes Python source text (``compile`` in ``backend.py``
-hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
+Codegen is data: this file only writes Python source text (``backend.py`` has it compiled:
+by edujax's own compiler, ``fast_start/direct.py``, when every kernel lies in the corner of
+Python it covers, else by Numba). For ``selu`` on f32[1000] the kernel reads::
 
     @njit(cache=True, error_model="numpy")
     def fused_0(A, G):
