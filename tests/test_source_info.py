@@ -17,13 +17,9 @@ from edujax import config, source_info
 from recorded import check, load, params
 
 CASES = load("source_info_recorded.json")
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "res_helper": "JAX keeps the scalar constants 0.5 and 2.0 of the tangent as literal "
-                  "residuals ('f32[] from a literal'); edujax's linearization folds them in",
-}
 
 
-@pytest.mark.parametrize("case", params(CASES, KNOWN_DIFFERENCES))
+@pytest.mark.parametrize("case", params(CASES))
 def test_recorded(case):
     check(case)
 
