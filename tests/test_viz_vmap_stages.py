@@ -98,3 +98,18 @@ def test_an_unbatched_row_is_marked():
 def test_a_mismatched_batch_is_a_clear_error():
     with pytest.raises(ValueError, match="every mapped axis of the same size"):
         vmap_data(lambda x, y: x + y, jnp.ones(3), jnp.ones(4))
+
+
+W = jnp.ones((4, 3))
+
+
+def apply(v):
+    return jnp.tanh(W @ v)
+
+
+def test_a_closed_over_constant_is_named_first_and_never_batched():
+    data = vmap_data(apply, jnp.ones((2, 3)))
+    assert [str(b) for b in data.consts] == ["a:f32[4,3] -> not batched (f32[4,3])"]
+    assert data.rows[0].text.endswith("] a b")  # as make_jaxpr(apply) prints it
+    assert data.rows[0].batched[0].endswith("] a b")
+    assert data.moved == ["e:f32[2,4] = transpose[permutation=(1, 0)] d"]

@@ -63,6 +63,7 @@ class BatchedRow:
 @dataclass
 class VmapData:
     axis_size: int
+    consts: list[BatchedValue]   # constants the function closes over: never batched
     inputs: list[BatchedValue]
     rows: list[BatchedRow]
     outputs: list[BatchedValue]  # where the results' batch axes ended up
@@ -145,15 +146,16 @@ def vmap_data(fun: Callable, *args: Any, in_axes: Any = 0) -> VmapData:
     batched = make_jaxpr(vmap(replay, in_axes=tuple(axes)))(*leaves)
 
     ctx, bctx = PpContext(), PpContext()
-    for v in closed.jaxpr.invars:  # (names handed out to the inputs first, as printed)
+    for v in [*closed.jaxpr.constvars, *closed.jaxpr.invars]:  # (named first, as printed)
         ctx.name(v)
-    for v in batched.jaxpr.invars:
+    for v in [*batched.jaxpr.constvars, *batched.jaxpr.invars]:
         bctx.name(v)
 
     def value(v: Any) -> BatchedValue:
         dim, aval = replay.dims.get(v, (None, v.aval.str_short(short_dtypes=True)))
         return BatchedValue(ctx.name(v), v.aval.str_short(short_dtypes=True), dim, aval)
 
+    consts = [value(v) for v in closed.jaxpr.constvars]
     inputs = [value(v) for v in closed.jaxpr.invars]
     rows = [BatchedRow(_eqn_text(e, ctx), source_info.summarize(e.source_info),
                        [value(v) for v in e.outvars],
@@ -162,7 +164,7 @@ def vmap_data(fun: Callable, *args: Any, in_axes: Any = 0) -> VmapData:
     end = replay.spans[-1][1] if replay.spans else 0
     outputs = [value(v) for v in closed.jaxpr.outvars if type(v) is Var]
     moved = [_eqn_text(b, bctx) for b in batched.eqns[end:]]
-    return VmapData(sizes.pop(), inputs, rows, outputs, moved)
+    return VmapData(sizes.pop(), consts, inputs, rows, outputs, moved)
 
 
 def _dim_html(values: list[BatchedValue]) -> str:
@@ -185,6 +187,7 @@ class VmapStagesView(View):
     def text(self) -> str:
         d = self.data
         out = [f"vmap over a batch of {d.axis_size}: one example -> batch dim -> batched"]
+        out += [f"  const {b}" for b in d.consts]
         out += [f"  in  {b}" for b in d.inputs]
         for row in d.rows:
             where = f"   # {row.place}" if row.place else ""
@@ -206,8 +209,10 @@ class VmapStagesView(View):
 
     def body_html(self) -> str:
         d = self.data
-        rows = [self._row(f"in {b.name}:{b.aval}", "", [b], [], "ej-vmap-io")
-                for b in d.inputs]
+        rows = [self._row(f"const {b.name}:{b.aval}", "", [b], [], "ej-vmap-io")
+                for b in d.consts]
+        rows += [self._row(f"in {b.name}:{b.aval}", "", [b], [], "ej-vmap-io")
+                 for b in d.inputs]
         for row in d.rows:
             batched = any(b.batch_dim is not None for b in row.outputs)
             rows.append(self._row(row.text, row.place, row.outputs, row.batched,
