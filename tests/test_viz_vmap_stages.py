@@ -84,7 +84,7 @@ def test_the_view_text_and_html():
     assert "vmap of <code>selu</code> over a batch of 5" in html
     assert html.count("<tr class=\"ej-vmap-batched\">") == 6  # every equation is batched
     assert "make_jaxpr(vmap(f))" in html and "<script" not in html
-    assert re.search(r"ej-bdim\"[^>]*><code>b</code> 0 <small>bool\[5,3\]</small>", html)
+    assert re.search(r"ej-bdim\"[^>]*><b>b</b> 0 <small>bool\[5,3\]</small>", html)
 
 
 def test_an_unbatched_row_is_marked():

@@ -172,8 +172,8 @@ def _dim_html(values: list[BatchedValue]) -> str:
     for b in values:
         cls = "ej-bdim-none" if b.batch_dim is None else "ej-bdim"
         label = "—" if b.batch_dim is None else str(b.batch_dim)
-        cells.append(f'<span class="{cls}" title="{escape(str(b))}"><code>{escape(b.name)}'
-                     f"</code> {label} <small>{escape(b.batched_aval)}</small></span>")
+        cells.append(f'<span class="{cls}" title="{escape(str(b))}"><b>{escape(b.name)}</b>'
+                     f" {label} <small>{escape(b.batched_aval)}</small></span>")
     return " ".join(cells)
 
 
