@@ -36,6 +36,8 @@ def test_small_products_use_one_thread_and_large_ones_all(numba_backend):
     assert "dot_on_free_cores(a, b)" in driver_of(lambda x, w: x @ w, small_x, small_w)
     big = jnp.ones((512, 512))  # 2^27 multiply-adds
     assert "np.dot(a, b)" in driver_of(lambda x, w: x @ w, big, big)
+    tiny_x, tiny_w = jnp.ones((128, 16)), jnp.ones(16)  # OpenBLAS keeps it on one thread
+    assert "np.dot(a, b)" in driver_of(lambda x, w: x @ w, tiny_x, tiny_w)
 
 
 def test_one_thread_products_are_right_and_give_the_thread_count_back(numba_backend):

@@ -12,11 +12,12 @@ through a 64x128 layer: a million multiply-adds, ~20 µs on one core) that split
   900-1900 µs on two; in the same A/B as above the *mean* MLP step was 2.0 ms with two
   threads and 0.40 ms with one (a training loop pays the mean).
 
-So the driver runs products below ``SMALL`` multiply-adds through ``dot_on_free_cores``: when
-the 1-minute load average is below the number of cores this process may use (read at most
-once a second), plain ``np.dot``; when it is not, the product runs on one OpenBLAS thread
-(a switch costs ~0.3 µs) and the old thread count is given back after. Large products
-keep every core either way.
+So the driver runs products from ``ONE_THREAD_ANYWAY`` up to ``SMALL`` multiply-adds through
+``dot_on_free_cores``: when the 1-minute load average is below the number of cores this
+process may use (read at most once a second), plain ``np.dot``; when it is not, the product
+runs on one OpenBLAS thread (three calls into OpenBLAS, about 1.5 µs on a busy machine) and
+the old thread count is given back after. Smaller products, which OpenBLAS keeps on one
+thread anyway, and large ones, which keep every core either way, are plain ``np.dot``.
 
 NumPy's OpenBLAS is found among the libraries its wheel ships (``numpy.libs``). A NumPy
 built against another BLAS has no such library: then ``dot_on_free_cores`` is ``np.dot``.
@@ -32,6 +33,10 @@ from typing import Any, Callable
 import numpy as np
 
 SMALL = 1 << 22  # multiply-adds; 128x128 @ 128x256 is 2^22
+# Below this OpenBLAS keeps a product on one thread by itself (its rule: at most 65536 * 4
+# multiply-adds; measured with 2 threads, no worker thread got CPU time in 20,000 products of
+# up to 393,216), so the driver calls plain ``np.dot``: switching costs more than they take.
+ONE_THREAD_ANYWAY = 1 << 18
 
 
 def _openblas_thread_functions() -> tuple[Callable, Callable] | None:

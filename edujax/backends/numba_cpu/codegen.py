@@ -446,7 +446,8 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
     if nl == nr == 1:
         return f"np.array(np.dot({a}, {b}))"
     multiply_adds = math.prod(eqn.outvars[0].aval.shape) * lhs.aval.shape[lc[0]]
-    dot = "dot_on_free_cores" if multiply_adds < blas.SMALL else "np.dot"  # (see blas.py)
+    mid_size = blas.ONE_THREAD_ANYWAY <= multiply_adds < blas.SMALL  # (see blas.py)
+    dot = "dot_on_free_cores" if mid_size else "np.dot"
     return f"{dot}({a}, {b})"
 
 
