@@ -447,7 +447,8 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
     if nl == nr == 1:
         return f"np.array(np.dot({a}, {b}))"
     multiply_adds = math.prod(eqn.outvars[0].aval.shape) * lhs.aval.shape[lc[0]]
-    dot = "dot_one_thread" if multiply_adds < blas.SMALL else "np.dot"  # (see blas.py)
+    mid_size = blas.ONE_THREAD_ANYWAY <= multiply_adds < blas.SMALL  # (see blas.py)
+    dot = "dot_on_free_cores" if mid_size else "np.dot"
     return f"{dot}({a}, {b})"
 
 
@@ -710,7 +711,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     driver = _DriverWriter(jaxpr, steps, names, out).source()
     helper_imports = sorted(out.imports)
     import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
-                    "from edujax.backends.numba_cpu.blas import dot_one_thread",
+                    "from edujax.backends.numba_cpu.blas import dot_on_free_cores",
                     "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
