@@ -86,6 +86,10 @@ def test_other_structure_same_leaves(backend):
     assert g({"b": b, "a": a}).tolist() == [52.0, 52.0]
     assert g.cache_info().misses == 2
 
+    k = jax.jit(lambda d: d["a"] * len(d))  # one key more: another structure
+    got = calls(k, ({"a": a},), ({"a": a, "b": b},))
+    assert [o.tolist() for o in got] == [[5.0, 5.0], [10.0, 10.0]] * 2
+
     h = jax.jit(lambda t: t[0][0] + t[1] if isinstance(t[0], tuple) else t[0] * t[1])
     got = calls(h, (((a,), b),), ((a, b),))  # nested one level deeper, or not
     assert [o.tolist() for o in got] == [[7.0, 7.0], [10.0, 10.0]] * 2

@@ -34,11 +34,11 @@ from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
                                               hoist_tracer_consts, trace_to_jaxpr)
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               logger, signature_text)
-from edujax.jit.hit_plan import HitPlan, plan_tree
+from edujax.jit.hit_plan import MISS, HitPlan, plannable
 from edujax.jit.primitive import jit_p
 from edujax.spmd import compile_per_device
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
-                              tree_unflatten)
+                              tree_structure, tree_unflatten)
 
 
 def _as_tuple(x: int | str | Iterable | None) -> tuple:
@@ -231,19 +231,18 @@ class JitWrapped:
             cache = self._function_cache or self._cache
             plan = cache.plan
             if plan is not None and plan.mode is _mode:  # the last signature again?
-                values = plan.values(args)
-                if values is not None:
-                    return plan.run(values, self._outputs)
+                out = plan.hit(args)
+                if out is not MISS:
+                    return out
             flat_key = _flat_key(args)
             if flat_key is not None:
                 entry = cache.flat.get(flat_key)
                 if entry is not None:  # an earlier signature, positional Arrays only
-                    plan = entry.flat_plan
-                    if plan is None or plan.mode is not _mode:
-                        plan = entry.flat_plan = HitPlan(cache, entry, _mode, None,
-                                                         flat_key[1:])
-                    cache.plan = plan
-                    return plan.run([a._value for a in args], self._outputs)
+                    cache.count_hit(entry)
+                    cache.entries.move_to_end(entry.key)  # keep the LRU order true
+                    out = self._run(entry, [a._value for a in args])
+                    self._remember(entry, flat_key, args, None, None)
+                    return out
         if self._inline and not top_level:
             return self._call_inline(args, kwargs)
         call = _Call(self, args, kwargs)
@@ -256,33 +255,40 @@ class JitWrapped:
                 entry = self._cache.pytree_hit(call.in_tree, leaf_key)
                 if entry is not None:
                     out = self._run(entry, [a._value for a in call.leaves])
-                    self._remember(entry, None, call.in_tree, leaf_key)
+                    self._remember(entry, None, args, call.in_tree, leaf_key)
                     return out
         entry = self._entry(call)
         out = self._run(entry, list(map(_leaf_value, call.leaves)))
         if flat_key is not None or leaf_key is not None:
-            self._remember(entry, flat_key, call.in_tree, leaf_key)
+            self._remember(entry, flat_key, args, call.in_tree, leaf_key)
         return out
 
-    def _remember(self, entry: CacheEntry, flat_key: tuple | None, in_tree: Any,
-                  leaf_key: tuple | None) -> None:
-        """After a call of Arrays only: the shortcuts its repeat will take (the flat key,
-        the last pytree structure, and the plan of hit_plan.py). Made after the call, so
-        the entry is compiled, and only if it is still cached (a callback run by the
-        call may have cleared the cache)."""
+    def _remember(self, entry: CacheEntry, flat_key: tuple | None, args: tuple,
+                  in_tree: Any, leaf_key: tuple | None) -> None:
+        """After a call of positional Arrays (``flat_key``) or of pytrees of Arrays
+        (``in_tree`` and ``leaf_key``): the shortcuts its repeat takes, i.e. the flat key or
+        the last pytree structure, and the plan of jit/hit_plan.py. Made after the call, so
+        the entry is compiled, and only if it is still cached (a callback run by the call
+        may have cleared the cache)."""
         cache = self._cache
         if not entry.cacheable or cache.entries.get(entry.key) is not entry:
             return
         if flat_key is not None:
             entry.flat_key = flat_key
             cache.flat[flat_key] = entry
-            cache.plan = entry.flat_plan = HitPlan(cache, entry, _mode, None, flat_key[1:])
-            return
-        cache.last_pytree = (in_tree, leaf_key, entry)
-        args_tree = in_tree.children()[0]
-        tree = plan_tree(args_tree)
-        if tree is not None:
-            cache.plan = HitPlan(cache, entry, _mode, tree, leaf_key[1:])
+            args_tree, leaf_key = None, flat_key
+        else:
+            cache.last_pytree = (in_tree, leaf_key, entry)
+            args_tree = in_tree.children()[0]
+        plan = entry.plan  # (an entry's key holds the structure: only the mode may differ)
+        if plan is None or not plan.final or plan.mode is not _mode:
+            if args_tree is None:
+                args_tree = tree_structure(args)
+            if not plannable(args_tree):
+                return
+            plan = entry.plan = HitPlan(cache, entry, _mode, args_tree, leaf_key[1:],
+                                        self._outputs)
+        cache.plan = plan
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:
         """The body traced right into the caller's jaxpr. As JAX traces an inlined jit on

@@ -72,7 +72,7 @@ class CacheEntry:
         self.executable: Any = None
         self.hits = 0
         self.flat_key: tuple | None = None  # its key in FunctionCache.flat, if there
-        self.flat_plan: Any = None  # the HitPlan of a call with that key (hit_plan.py)
+        self.plan: Any = None  # the HitPlan of its last call of Arrays (hit_plan.py)
         self.compile_seconds = 0.0
         self.trace_seconds = 0.0
 

@@ -5,18 +5,21 @@ times. The general path (``api.py``) rebuilds that signature on every call: it f
 arguments into a new ``PyTreeDef``, builds a tuple ``(shape, dtype, weak_type, sharding)`` per
 leaf, hashes the lot and looks it up. A ``HitPlan`` is the same signature worked out once,
 after a call of positional arguments whose leaves are all Arrays, kept as the function's
-*last* signature. The next call is compared with it directly, with nothing built:
+*last* signature: a small Python function written for that one signature (``source``) that
+compares the next call with it and, when nothing differs, runs the compiled program:
 
-* the structure, by walking the arguments along the plan's tree of built-in containers
-  (tuple, list, dict with the same keys, None) and collecting the leaves;
+* the structure: each built-in container (tuple, list, dict with the same keys, None) of
+  the exact type and size, opened where the plan's structure has one;
 * each leaf: exactly an ``Array``, with the same shape, dtype, weak type and sharding;
-* the backend and x64 mode, by the identity of ``api``'s mode tuple (rebuilt on any config
-  change, so a plan never outlives one).
+* the backend and x64 mode: by the identity of ``api``'s mode tuple, which is rebuilt on
+  any config change, so a plan never outlives one (``api.py`` checks ``mode``).
 
 Any difference, or any container of another kind (a namedtuple, a registered class), and
-the plan answers ``None``: the call takes the general path, which checks and raises exactly
-as before and makes the plan of the new signature. A hit counts in ``cache_info()`` like
-any other and runs the backend's fastest entry into the compiled driver.
+it answers ``MISS``: the call takes the general path, which checks and raises exactly as
+before and makes the plan of the new signature. A hit counts in ``cache_info()`` like any
+other, and calls the backend's fastest entry into the compiled driver (``direct_call``).
+Writing the checks out as straight-line code, with the expected shapes and dtypes as
+constants, is what makes them cheap: no loop, no recursion, no tuple built per leaf.
 """
 from __future__ import annotations
 
@@ -26,113 +29,123 @@ import numpy as np
 
 from edujax.array import Array
 
-# A plan's tree: None for a leaf, else (node type, dict keys or None, children). Only the
-# built-in containers, whose flattening is fixed (a registered type's is the user's code).
-PlanNode = Any
+MISS = object()  # what a plan's function returns when the call is not its signature
 _SEQUENCES = (tuple, list)
 
 
-def plan_tree(treedef: Any) -> PlanNode | None:
-    """``treedef`` as a plan's tree, or None when it has a node of another kind."""
+def plannable(treedef: Any) -> bool:
+    """Is ``treedef`` made of leaves and built-in containers only (tuple, list, dict, None)?"""
     node = treedef.node_data()
     if node is None:
-        return None  # a leaf (the caller asks for a container at the root)
-    nodetype, data = node
-    if nodetype is type(None):
-        return (nodetype, None, ())
-    if nodetype not in _SEQUENCES and nodetype is not dict:
-        return None
-    children = []
-    for child in treedef.children():
-        if child.node_data() is None:
-            children.append(None)
-            continue
-        sub = plan_tree(child)
-        if sub is None:
-            return None
-        children.append(sub)
-    return (nodetype, tuple(data) if nodetype is dict else None, tuple(children))
-
-
-def _gather(node: PlanNode, tree: Any, leaves: list) -> bool:
-    """Append ``tree``'s leaves to ``leaves`` if it has exactly ``node``'s structure."""
-    nodetype, keys, children = node
-    if type(tree) is not nodetype:
-        return False
-    if keys is not None:  # a dict: the same key set (so the same sorted order)
-        if len(tree) != len(keys):
-            return False
-        try:
-            items = [tree[k] for k in keys]
-        except (KeyError, TypeError):
-            return False
-    elif nodetype is type(None):
         return True
-    else:
-        if len(tree) != len(children):
-            return False
-        items = tree
-    for child, item in zip(children, items):
-        if child is None:
-            leaves.append(item)
-        elif not _gather(child, item, leaves):
-            return False
-    return True
+    nodetype = node[0]
+    if nodetype is not type(None) and nodetype is not dict and nodetype not in _SEQUENCES:
+        return False
+    return all(plannable(child) for child in treedef.children())
 
 
 class HitPlan:
-    """One signature of a jitted function, ready to be compared with a call and run."""
+    """One signature of a jitted function, as a function ``hit(args)`` that runs it."""
 
-    __slots__ = ("cache", "entry", "mode", "tree", "leaf_keys", "call", "final",
-                 "out_single")
+    __slots__ = ("mode", "args_tree", "final", "source", "hit", "_cache", "_executable")
 
-    def __init__(self, cache: Any, entry: Any, mode: tuple, tree: PlanNode | None,
-                 leaf_keys: tuple):
-        self.cache, self.entry, self.mode = cache, entry, mode
-        self.tree = tree  # None: the arguments themselves are the leaves
-        self.leaf_keys = leaf_keys  # per leaf: (shape, dtype, weak_type, sharding)
-        self.call, self.final = _direct_call(entry.executable)
-        # One plain output (the commonest case) is wrapped without the general loop.
+    def __init__(self, cache: Any, entry: Any, mode: tuple, args_tree: Any, leaf_keys: tuple,
+                 outputs: Callable[[Any, list], Any]):
+        """``args_tree``: the structure of the positional arguments (a plannable tuple);
+        ``leaf_keys``: per leaf, (shape, dtype, weak_type, sharding); ``outputs(entry,
+        outs)``: the general wrapping of the program's outputs as Arrays."""
+        self.mode, self.args_tree = mode, args_tree
+        self._cache, self._executable = cache, entry.executable
+        call, self.final = _direct_call(entry.executable)
+        writer = _Writer()
+        root = writer.name("args")
+        writer.match(args_tree, root)
+        namespace = {"MISS": MISS, "Array": Array, "ndarray": np.ndarray,
+                     "count_hit": cache.count_hit, "move_to_end": cache.entries.move_to_end,
+                     "ENTRY": entry, "KEY": entry.key, "outputs": outputs,
+                     "call": call if self.final else self._call_tiered}
+        values = [writer.check_leaf(leaf, key) for leaf, key in zip(writer.leaves, leaf_keys)]
+        lines = [f"def hit({root}):", *writer.lines,
+                 "    count_hit(ENTRY)",
+                 "    move_to_end(KEY)  # keep the LRU order true",
+                 f"    outs = call({', '.join(values)})"]
         avals = entry.out_avals
-        self.out_single = (entry.out_is_leaf and avals[0].sharding is None
-                           and (avals[0].dtype, avals[0].weak_type))
+        if entry.out_is_leaf and avals[0].sharding is None:  # one plain output: wrap it here
+            namespace["OUT_DTYPE"], namespace["OUT_WEAK"] = avals[0].dtype, avals[0].weak_type
+            lines += ["    out = outs[0]",
+                      "    if type(out) is ndarray and out.dtype == OUT_DTYPE:",
+                      "        return Array(out, OUT_WEAK)"]
+        lines.append("    return outputs(ENTRY, outs)")
+        namespace.update(writer.constants)
+        self.source = "\n".join(lines) + "\n"
+        exec(compile(self.source, "<edujax jit hit plan>", "exec"), namespace)
+        self.hit: Callable[[tuple], Any] = namespace["hit"]
 
-    def values(self, args: tuple) -> list | None:
-        """The NumPy values of ``args`` if they have this plan's signature, else None."""
-        if self.tree is None:
-            leaves = args
-            if len(leaves) != len(self.leaf_keys):
-                return None
-        else:
-            leaves = []
-            if not _gather(self.tree, args, leaves):
-                return None
-        values = []
-        for a, (shape, dtype, weak, sharding) in zip(leaves, self.leaf_keys):
-            if type(a) is not Array:
-                return None
-            v = a._value
-            if (v.shape != shape or (v.dtype is not dtype and v.dtype != dtype)
-                    or a._weak_type != weak or a._sharding is not sharding):
-                return None
-            values.append(v)
-        return values
+    def _call_tiered(self, *values: np.ndarray) -> list:
+        """The tiered executable, until its kernels are ready: then this plan is dropped,
+        and the next call makes one that calls them directly."""
+        outs = self._executable(*values)
+        if self._executable.direct_call() is not None and self._cache.plan is self:
+            self._cache.plan = None
+        return outs
 
-    def run(self, values: list, outputs: Callable[[Any, list], Any]) -> Any:
-        """Count the hit, run the compiled program, wrap its outputs (``outputs`` for all
-        but one plain output)."""
-        entry, cache = self.entry, self.cache
-        cache.count_hit(entry)
-        cache.entries.move_to_end(entry.key)  # keep the LRU order true
-        outs = self.call(*values)
-        if not self.final:  # a tiered program may have switched to its kernels since
-            self.call, self.final = _direct_call(entry.executable)
-        single = self.out_single
-        if single:
-            o = outs[0]
-            if type(o) is np.ndarray and o.dtype == single[0]:
-                return Array(o, single[1])
-        return outputs(entry, outs)
+
+class _Writer:
+    """Writes the lines of a plan's function that check the arguments' structure and leaves."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.leaves: list[str] = []  # the variables holding the leaves, in order
+        self.constants: dict[str, Any] = {}
+        self._count = 0
+
+    def name(self, prefix: str = "t") -> str:
+        self._count += 1
+        return f"{prefix}{self._count}"
+
+    def constant(self, value: Any) -> str:
+        name = self.name("C")
+        self.constants[name] = value
+        return name
+
+    def miss_if(self, condition: str) -> None:
+        self.lines += [f"    if {condition}:", "        return MISS"]
+
+    def match(self, treedef: Any, var: str) -> None:
+        """Check that ``var`` has ``treedef``'s structure; note where its leaves are."""
+        node = treedef.node_data()
+        if node is None:
+            self.leaves.append(var)
+            return
+        nodetype, keys = node
+        if nodetype is type(None):
+            self.miss_if(f"{var} is not None")
+            return
+        children = treedef.children()
+        names = [self.name() for _ in children]
+        self.miss_if(f"type({var}) is not {nodetype.__name__} or len({var}) != {len(children)}")
+        if nodetype is dict:  # same size and every key found: the same keys
+            for name, key in zip(names, keys):
+                self.lines.append(f"    {name} = {var}.get({self.constant(key)}, MISS)")
+        elif names:
+            self.lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = {var}")
+        for child, name in zip(children, names):
+            self.match(child, name)
+
+    def check_leaf(self, var: str, key: tuple) -> str:
+        """Lines that check one leaf against its (shape, dtype, weak, sharding); the name
+        of the variable holding its NumPy value."""
+        shape, dtype, weak, sharding = key
+        value = self.name("v")
+        dtype_name = self.constant(dtype)
+        self.miss_if(f"type({var}) is not Array")
+        self.lines.append(f"    {value} = {var}._value")
+        sharding_differs = (f"{var}._sharding is not None" if sharding is None else
+                            f"{var}._sharding != {self.constant(sharding)}")
+        self.miss_if(f"{value}.shape != {shape!r} or {var}._weak_type != {bool(weak)} or "
+                     f"({value}.dtype is not {dtype_name} and {value}.dtype != {dtype_name}) "
+                     f"or {sharding_differs}")
+        return value
 
 
 def _direct_call(executable: Any) -> tuple[Callable, bool]:
