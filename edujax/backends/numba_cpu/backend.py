@@ -205,6 +205,11 @@ class NumbaProgram:
         self.call = (self._call if self._long_running
                      else functools.partial(run, self.consts, self.calls, NEVER))
 
+    def direct_call(self) -> Any:
+        """What a jit cache hit may call instead of this object (``call``: the driver, its
+        first arguments bound); None until the first call has queued the export."""
+        return None if self._export_after_call or self._run is None else self.call
+
     def __call__(self, *args: np.ndarray) -> list:
         if self._export_after_call:
             try:
