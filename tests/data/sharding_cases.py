@@ -409,6 +409,25 @@ CASES = {
     "eager_shard_map_out_not_replicated": _A1 + (
         "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
         "out = f(jnp.arange(8.))"),
+    # ---- reshape keeps a layout when it merges or splits one group of dimensions
+    "reshape_merge_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = jax.typeof(z.reshape(32))"),
+    "reshape_merge_both": _X + "out = jax.typeof(jnp.reshape(x, (32,)))",
+    "reshape_split": _X + "out = jax.typeof(jnp.reshape(x, (8, 2, 2)))",
+    "reshape_split_rows_of_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.typeof(jnp.reshape(z, (2, 4, 4)))"),
+    "reshape_error": _X + "out = jnp.reshape(x, (4, 8))",
+    "reshape_merge_whole_then_split": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jnp.reshape(z, (32,))"),
+    "reshape_add_unit_dims": _X + "out = jax.typeof(jnp.reshape(x, (1, 8, 1, 4)))",
+    "reshape_jaxpr": _X + "out = jax.make_jaxpr(lambda a: a.reshape(32))(x)",
+    "reshape_values": _X + "out = (jnp.reshape(x, (32,)).addressable_shards[3].data,\n"
+                            "       np.asarray(jax.jit(lambda a: a.reshape(8, 2, 2) * 2)(x))[5])",
+    "reshape_out_sharding": _X + (
+        "out = jax.typeof(jax.lax.reshape(x, (4, 8), out_sharding=NamedSharding(mesh, P('x', None))))"),
     # ---- differentiating shard_map (values rounded: the last float32 digit depends on the
     # order of the sums) and a matmul on Explicit axes, whose transpose keeps the layout
     "grad_shard_map_wrt_weights": _GRAD + "out = (jax.typeof(g[0]), np.round(np.asarray(g[0]), 3))",
