@@ -195,10 +195,24 @@ def _block_aval(x: Any, spec: PartitionSpec, mesh: Any, check_vma: bool) -> core
 def _check_replication(name: str, avals: list, specs: list, mesh: Any) -> None:
     for aval, spec in zip(avals, specs):
         named = {a for e in spec for a in axes_of(e)}
-        if set(aval.vma) - named:
+        varying = [a for a in mesh.axis_names if a in set(aval.vma) - named]
+        if varying:
+            # (JAX names its own wrapper of the function here, '_rem_singleton'; edujax
+            # names the function the student wrote)
+            shown = ", ".join(repr(a) for a in varying)
+            inferred = sorted(set(mesh.axis_names) - set(aval.vma) - named)
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given out_specs which require "
-                "replication which can't be statically inferred given the mesh:")
+                "replication which can't be statically inferred given the mesh:\n\n"
+                f"The mesh given has shape {tuple(mesh.axis_sizes)} with corresponding axis "
+                f"names {tuple(mesh.axis_names)}.\n\n"
+                f"out_specs is {spec} which implies that the corresponding output value is "
+                f"replicated across mesh axis {shown}, but could not infer replication over "
+                f"{'any axes' if not inferred else 'axes ' + repr(set(inferred))}\n\n"
+                "Check if these output values are meant to be replicated over those mesh "
+                "axes. If not, consider revising the corresponding out_specs entries. If so, "
+                "consider disabling the check by passing the check_vma=False argument to "
+                "`jax.shard_map`.")
 
 
 def _coordinates(mesh: Any) -> list[dict]:

@@ -15,6 +15,7 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.interpreters.vma import pvary_p
 from edujax.lax.base import expand_dims, reduce_sum, reshape, transpose
 from edujax.lax.parallel import _axis_size, _names, all_gather_p, current_axis, ppermute
 from edujax.lax.shape import squeeze
@@ -215,3 +216,25 @@ def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
     if set(perm) != set(range(len(perm))):
         raise ValueError(f"`perm` does not represent a permutation: {perm}")
     return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+
+# ------------------------------------------------------------------ pcast
+def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
+    """Change how a value's type says it varies over mesh axes, inside shard_map, moving no
+    data. ``to='varying'``: a value the same on every device is typed as varying along
+    ``axis_name`` (JAX binds ``pvary`` for it, as edujax does), so it may be carried by a
+    loop whose carry varies. (edujax has no unreduced or reduced types: the other ``to``
+    values JAX has are not here.)"""
+    if isinstance(axis_name, (set, frozenset)):
+        raise TypeError(f"axis_name={axis_name!r} must be a tuple or a str. Got {axis_name}")
+    axes = axis_name if isinstance(axis_name, tuple) else (axis_name,)
+    if not axes:
+        return x
+    if to != "varying":
+        raise NotImplementedError(f"pcast(..., to={to!r}): edujax only has to='varying'")
+
+    def bind(leaf: Any) -> Any:
+        if any(a in core.get_aval(leaf).vma for a in axes):  # (JAX's words)
+            raise ValueError(f"Unsupported pcast from=varying, to={to!r}")
+        return pvary_p.bind(leaf, axes=axes)
+    return tree_map(bind, x)

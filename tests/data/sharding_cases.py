@@ -409,6 +409,31 @@ CASES = {
     "eager_shard_map_out_not_replicated": _A1 + (
         "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
         "out = f(jnp.arange(8.))"),
+    # ---- pcast (to='varying'), a type's manual_axis_type, random draws laid out on a mesh
+    "pcast_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P(), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying') * 2\n"
+        "out = (f(jnp.arange(4.)), jax.make_jaxpr(f)(jnp.arange(4.)))"),
+    "pcast_already_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying')\n"
+        "out = jax.make_jaxpr(f)(jnp.arange(8.))"),
+    "manual_axis_type_varying": _MESH + (
+        "seen = []\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x'))\n"
+        "def f(a):\n    s = jax.lax.psum(a, 'y')\n"
+        "    seen.append((jax.typeof(a).manual_axis_type.varying == {'x', 'y'},"
+        " jax.typeof(s).manual_axis_type.varying == {'x'}))\n    return s\n"
+        "f(jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y'))))\n"
+        "out = seen"),
+    "random_normal_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.normal(jax.random.key(0), (8, 4), out_sharding=P('x', 'y'))\n"
+        "out = (jax.typeof(r), r.addressable_shards[5].data)"),
+    "random_uniform_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.uniform(jax.random.key(1), (8, 4), out_sharding=P(None, 'y'))\n"
+        "out = (jax.typeof(r), r)"),
     # ---- reshape keeps a layout when it merges or splits one group of dimensions
     "reshape_merge_split_rows": _MESH + (
         "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
