@@ -18,12 +18,8 @@ KNOWN_DIFFERENCES = {
         9: "jax.sharding.use_abstract_mesh is missing",
         17: "P(..., unreduced={'Y'}) prints as JAX's, but edujax's blocks are not partial "
             "sums: each device holds the whole values",
-        28: "jax.sharding.auto_axes / explicit_axes are missing",
-        29: "jax.sharding.auto_axes is missing",
         32: "with_sharding_constraint's output on an Auto mesh keeps P('X', None) where JAX "
             "prints P('X',)",
-        33: "jax.sharding.explicit_axes is missing",
-        34: "jax.sharding.auto_axes is missing",
     },
     "shard_map": {
         19: "the out_specs replication error names the student's function ('<lambda>') "

@@ -106,6 +106,12 @@ def _same_shape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> 
             raise ShardingTypeError(
                 f"{prim.name} got incompatible shardings for broadcasting: {shown}.")
         joined.append(named.pop() if named else None)
+    used = [a for e in joined for a in axes_of(e) if _explicit(avals, a)]
+    if len(used) != len(set(used)):  # one mesh axis cannot split two dimensions
+        shown = ", ".join(a.str_short(True) for a in avals if getattr(a, "shape", ()))
+        result = out.update(sharding=_first_sharding(avals).with_spec(PartitionSpec(*joined)))
+        raise ShardingTypeError(f"{prim.name} operation with inputs: {shown} produces an "
+                                f"illegally sharded result: {result.str_short(True)}")
     return _make(avals, joined)
 
 

@@ -434,6 +434,38 @@ CASES = {
         "with jax.set_mesh(mesh):\n"
         "    r = jax.random.uniform(jax.random.key(1), (8, 4), out_sharding=P(None, 'y'))\n"
         "out = (jax.typeof(r), r)"),
+    # ---- auto_axes / explicit_axes, types that show Explicit axes only, one axis on two dims
+    "auto_axes_add": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "seen = []\n"
+        "@auto_axes\ndef add(u, v):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u)))\n"
+        "    return u + v\n"
+        "with jax.set_mesh(mesh):\n    r = add(a, b, out_sharding=P('x', None))\n"
+        "out = (seen, jax.typeof(r), np.asarray(r)[1])"),
+    "auto_axes_under_jit": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "f = jax.jit(lambda u: auto_axes(lambda v: v * 2, out_sharding=P(None, 'y'))(u))\n"
+        "with jax.set_mesh(mesh):\n    r = f(a)\n"
+        "out = (jax.typeof(r), np.asarray(r)[2])"),
+    "explicit_axes_under_jit": _A2 + (
+        "from jax.sharding import explicit_axes\n"
+        "seen = []\n"
+        "@explicit_axes\ndef g(u):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u), jax.typeof(u * 2)))\n"
+        "    return u * 2\n"
+        "with jax.set_mesh(mesh):\n"
+        "    a = jax.device_put(jnp.arange(32.).reshape(8, 4), P('x', 'y'))\n"
+        "    r = jax.jit(lambda u: g(jnp.sin(u), in_sharding=P('x', 'y')) + 1)(a)\n"
+        "out = (seen, jax.typeof(r), np.round(np.asarray(r)[3], 4))"),
+    "typeof_on_auto_mesh": _A2 + (
+        "a = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "out = (a.sharding.spec, jax.typeof(a).sharding.spec)"),
+    "one_axis_on_two_dims_error": _MESH + (
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "out = a * b"),
     # ---- reshape keeps a layout when it merges or splits one group of dimensions
     "reshape_merge_split_rows": _MESH + (
         "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
