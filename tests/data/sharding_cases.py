@@ -466,6 +466,14 @@ CASES = {
         "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
         "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
         "out = a * b"),
+    # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
+    "shard_map_in_specs_prefix": _M1 + (
+        "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
+        "          'b': jax.device_put(jnp.arange(8.), NamedSharding(mesh, P('i')))}\n"
+        "xs = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P()))\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('i'), P()), out_specs=P())\n"
+        "def f(p, x):\n    return jax.lax.psum((x @ p['w'].T).sum() + p['b'].sum(), 'i')\n"
+        "out = (f(params, xs), jax.make_jaxpr(f)(params, xs))"),
     # ---- reshape keeps a layout when it merges or splits one group of dimensions
     "reshape_merge_split_rows": _MESH + (
         "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
