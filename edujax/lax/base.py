@@ -132,7 +132,7 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         value = np.asarray(operand).astype(new_dtype)
         if weak_type:
             return value.item()
-        return value[()]
+        return value[()] if core.at_top_level() else stage_p.bind(value[()])  # (see stage_p)
     old_dtype, old_weak = dtypes.dtype_and_weak(operand)
     if old_dtype == new_dtype and old_weak == weak_type and (
             _is_array(operand) or isinstance(operand, np.ndarray)):
@@ -157,9 +157,12 @@ def asarray(x: Any) -> Any:
 # While staging, a scalar comes back as a literal tracer: arithmetic on it is then recorded
 # in the jaxpr (``div 6.2831854820251465:f32[] 2.0:f32[]``) instead of being done at once
 # by NumPy. Eagerly it gives an Array.
-# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax's leaves them
-# NumPy scalars (folded at once), and the few jnp functions whose JAX jaxprs show the
-# difference (unwrap) stage their constant themselves.
+# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax stages only a
+# scalar cast to a strong dtype while tracing (``x * 2.0`` for an f32 array x), where it
+# shows: linearizing, that literal tracer belongs to the trace outside, so the tangent side
+# keeps it as a residual, as JAX does (print_saved_residuals: "f32[] from a literal").
+# Other converted scalars stay NumPy scalars (folded at once); the few jnp functions whose
+# JAX jaxprs show the difference (unwrap) stage their constant themselves.
 stage_p = standard_primitive("stage", lambda x: x.shape, lambda x: x.dtype, lambda x: x,
                              weak_type_rule=lambda x: x.weak_type)
 const_fold_rules[stage_p] = lambda x: x

@@ -103,6 +103,11 @@ class TieredExecutable:
         finally:
             self.start()
 
+    def direct_call(self) -> Any:
+        """What a jit cache hit may call instead of this object, once the compile is over
+        (the kernels' driver, or the interpreter if it failed); None before."""
+        return self._impl if self.ready.is_set() else None
+
     def wait(self, timeout: float | None = None) -> str:
         """Block until the background compile is over; return the tier."""
         self.start()

@@ -27,7 +27,7 @@ import numpy as np
 from edujax.backends.fast_start import aot, direct
 from edujax.backends.fast_start.cache import (cache_dir, forget, load_module,
                                              load_module_in_memory, logger)
-from edujax.backends.numba_cpu.blas import dot_one_thread
+from edujax.backends.numba_cpu.blas import dot_on_free_cores
 from edujax.backends.numba_cpu.codegen import generate_module
 from edujax.backends.numba_cpu.provenance import annotate
 from edujax.backends.passes.fusion import partition
@@ -193,7 +193,7 @@ class NumbaProgram:
         """The driver ``run`` on its own, its kernel names bound to ``kernels``: the same
         text as in the module (``module.driver``), without the module's ``import numba``."""
         namespace = {"np": np, "math": math, "c_order": c_order,
-                     "dot_one_thread": dot_one_thread, **kernels}
+                     "dot_on_free_cores": dot_on_free_cores, **kernels}
         exec(compile(self.module.driver, "<edujax driver>", "exec"), namespace)
         return namespace["run"]
 
@@ -204,6 +204,11 @@ class NumbaProgram:
         # Programs with compiled loops go through _call, which watches for Ctrl-C.
         self.call = (self._call if self._long_running
                      else functools.partial(run, self.consts, self.calls, NEVER))
+
+    def direct_call(self) -> Any:
+        """What a jit cache hit may call instead of this object (``call``: the driver, its
+        first arguments bound); None until the first call has queued the export."""
+        return None if self._export_after_call or self._run is None else self.call
 
     def __call__(self, *args: np.ndarray) -> list:
         if self._export_after_call:
