@@ -181,6 +181,8 @@ def _wrap(value: Any, aval: ShapedArray) -> Array:
 
 
 class _TraceState(threading.local):
+    jvp_rules_running = 0  # see running_jvp_rule (``+=`` gives each thread its own count)
+
     def __init__(self) -> None:
         self.trace: Trace = eval_trace
 
@@ -209,6 +211,24 @@ def set_current_trace(trace: Trace):
         yield
     finally:
         _state.trace = previous
+
+
+@contextlib.contextmanager
+def running_jvp_rule():
+    """Note, for this thread, that a JVP rule runs inside the ``with`` block (``ad.JVPTrace``
+    says so). Only a fidelity detail reads it: the staging trace marks what it records
+    meanwhile, because JAX's partial evaluation treats those equations apart (see
+    ``partial_eval.DynamicJaxprTrace.process_primitive``)."""
+    _state.jvp_rules_running += 1
+    try:
+        yield
+    finally:
+        _state.jvp_rules_running -= 1
+
+
+# Is a JVP rule running in this thread (``running_jvp_rule``)?
+def in_jvp_rule() -> bool:
+    return _state.jvp_rules_running > 0
 
 
 # ------------------------------------------------------------------ tracers

@@ -10,9 +10,10 @@ With ``check_vma`` (the default) each value's type records the mesh axes along w
 varies from device to device (``f32[2]{V:i}``); an output whose spec says it is the same on
 every device of an axis (the axis is absent from its out_spec) must not vary along it.
 
-Like JAX, the body is traced once, to a jaxpr on one device's block types, and staged as
-one ``shard_map`` equation: eagerly it runs at once; under ``jit`` or ``make_jaxpr`` the
-equation goes into the outer jaxpr, which prints it as JAX does.
+Like JAX, under ``jit`` or ``make_jaxpr`` the body is traced once, to a jaxpr on one
+device's block types, and staged as one ``shard_map`` equation, which prints as JAX prints
+it. Called eagerly, the body runs op by op on every device's blocks (shard_map_eager.py):
+a ``print`` inside it shows each device's value, as in JAX.
 """
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ import numpy as np
 
 from edujax import core
 from edujax.api_util import flatten_fun_nokwargs
-from edujax.array import with_sharding
+from edujax.array import Array, with_sharding
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.core import Primitive
 from edujax.jaxpr import Jaxpr, run_jaxpr
 from edujax.lax.parallel import Communicator, axis_env, named_axes
 from edujax.sharding.mesh import AbstractMesh, AxisType, current_mesh
 from edujax.sharding.named_sharding import NamedSharding
+from edujax.shard_map_eager import run_eagerly
 from edujax.sharding.partition_spec import PartitionSpec, axes_of
 from edujax.tree_util import tree_flatten, tree_unflatten
 
@@ -55,6 +57,9 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
         specs = _in_specs(in_specs, args, leaves, the_mesh)
         _check_divisible(name, leaves, specs, the_mesh)
         blocks = [_block_aval(x, s, the_mesh, check_vma) for x, s in zip(leaves, specs)]
+        if core.at_top_level():  # called eagerly: run op by op on every device, as JAX does
+            return _run_eagerly(f, name, in_tree, leaves, specs, blocks, the_mesh, out_specs,
+                                check_vma)
         with named_axes(the_mesh.shape.items()):
             closed, out_tree = trace_to_jaxpr(flatten_fun_nokwargs(f, in_tree), blocks)
         outs_specs = _broadcast(out_specs, len(closed.out_avals))
@@ -71,10 +76,25 @@ def shard_map(f: Callable | None = None, /, *, out_specs: Any, in_specs: Any = N
             mesh=the_mesh if mesh is not None else the_mesh.abstract_mesh,
             newly_manual_axes=_AxisSet(the_mesh.axis_names),
             out_specs=tuple(outs_specs))
-        if core.at_top_level():  # concrete outputs: each laid out on the mesh as its spec says
-            outs = [with_sharding(o, NamedSharding(the_mesh, s)) for o, s in zip(outs, outs_specs)]
         return tree_unflatten(out_tree, outs)
     return per_device
+
+
+def _run_eagerly(f: Callable, name: str, in_tree: Any, leaves: list, specs: list, blocks: list,
+                 mesh: Any, out_specs: Any, check_vma: bool) -> Any:
+    """The body run op by op on every device's blocks (shard_map_eager.py), then the outputs
+    checked against out_specs and put back together, each laid out on the mesh."""
+    def index(device: Any, k: int) -> Any:
+        return NamedSharding(mesh, specs[k]).index(device, np.shape(leaves[k]))
+    per_device, out_avals, out_tree = run_eagerly(flatten_fun_nokwargs(f, in_tree), leaves,
+                                                  blocks, index, mesh)
+    outs_specs = _broadcast(out_specs, len(out_avals))
+    if check_vma:
+        _check_replication(name, out_avals, outs_specs, mesh)
+    outs = [with_sharding(Array(_assemble(per_device, k, s, mesh, a), a.weak_type),
+                          NamedSharding(mesh, s))
+            for k, (s, a) in enumerate(zip(outs_specs, out_avals))]
+    return tree_unflatten(out_tree, outs)
 
 
 class _AxisSet(frozenset):

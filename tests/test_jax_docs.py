@@ -13,8 +13,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "jax_docs"
 
-EAGER = ("eager shard_map: JAX 0.10 runs the body op by op on every device's block, and "
-         "print shows each device's value; edujax traces the body once (print shows a tracer)")
 KNOWN_DIFFERENCES = {
     "parallel": {
         9: "jax.sharding.use_abstract_mesh is missing",
@@ -29,8 +27,6 @@ KNOWN_DIFFERENCES = {
         34: "jax.sharding.auto_axes is missing",
     },
     "shard_map": {
-        14: EAGER, 15: EAGER, 16: EAGER, 26: EAGER, 27: EAGER, 28: EAGER, 29: EAGER,
-        30: EAGER, 31: EAGER, 32: EAGER, 34: EAGER, 35: EAGER,
         18: "a type's manual_axis_type (JAX 0.10's name for the varying axes) is missing",
         19: "the out_specs replication error's first line differs: edujax gives the older "
             "message (JAX's new one names the mesh first)",

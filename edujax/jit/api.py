@@ -382,14 +382,14 @@ class JitWrapped:
     def _compile(self, entry: CacheEntry) -> None:
         log = config._values["jax_log_compiles"]  # jax.log_compiles(): say what is compiled
         if log:
-            avals = tuple(entry.jaxpr.in_avals)
+            avals = tuple(entry.closed.in_avals)
             logger.warning("Compiling jit(%s) with global shapes and types %r for the %s "
                            "backend.", self._name, avals, entry.key.backend)
         start = time.perf_counter()
         # On arrays split over devices: the program each device runs on its blocks (spmd.py).
-        sharded = any(getattr(a, "sharding", None) is not None for a in entry.jaxpr.in_avals)
-        entry.executable = ((sharded and compile_per_device(entry.jaxpr))
-                            or get_backend(entry.key.backend).compile(entry.jaxpr))
+        sharded = any(getattr(a, "sharding", None) is not None for a in entry.closed.in_avals)
+        entry.executable = ((sharded and compile_per_device(entry.closed))
+                            or get_backend(entry.key.backend).compile(entry.closed))
         entry.compile_seconds = time.perf_counter() - start
         if log:
             logger.warning("Finished %s compilation of jit(%s) in %.9g sec", entry.key.backend,
@@ -398,7 +398,7 @@ class JitWrapped:
     def _call_traced(self, call: _Call) -> Any:
         """Inside another trace: record one ``jit`` equation instead of running."""
         entry = self._entry(call)
-        outs = jit_p.bind(*entry.hoisted_consts, *call.leaves, jaxpr=entry.jaxpr,
+        outs = jit_p.bind(*entry.hoisted_consts, *call.leaves, jaxpr=entry.closed,
                           name=self._name, donated_invars=(False,) * (
                               len(entry.hoisted_consts) + len(call.leaves)),
                           inline=False, keep_unused=False)
@@ -455,7 +455,7 @@ class Lowered:
 
     def __init__(self, wrapped: JitWrapped, entry: CacheEntry):
         self._wrapped, self._entry = wrapped, entry
-        self.jaxpr = entry.jaxpr
+        self.jaxpr = entry.closed  # (a ClosedJaxpr, under the name JAX's Traced.jaxpr has)
         self.out_tree = entry.out_tree
 
     def as_text(self) -> str:

@@ -60,13 +60,13 @@ def signature_text(key: SignatureKey, arg_names: tuple[str, ...]) -> str:
 class CacheEntry:
     """One compiled signature: what was traced, what runs, and how it has been used."""
 
-    def __init__(self, key: SignatureKey, signature: str, jaxpr: Any, out_tree: Any,
+    def __init__(self, key: SignatureKey, signature: str, closed: Any, out_tree: Any,
                  cacheable: bool = True):
         self.key = key
         self.signature = signature
-        self.jaxpr = jaxpr
+        self.closed = closed  # the ClosedJaxpr traced for this signature
         self.out_tree = out_tree
-        self.out_avals = list(jaxpr.out_avals)
+        self.out_avals = list(closed.out_avals)
         self.out_is_leaf = out_tree.num_nodes == 1 and out_tree.num_leaves == 1
         self.cacheable = cacheable
         self.executable: Any = None

@@ -5,8 +5,9 @@ promotion. ``lax.add(x, y)`` needs x and y of one dtype, and of one shape
 (size-1 dimensions and rank-0 scalars excepted). jax.numpy does the promotion
 and then calls these functions.
 
-Each family of primitives is a module, and each module ends with its lax functions
-(``lax.sin(x)`` is ``sin_p.bind(x, accuracy=None)``). The modules build on each other in
+Each family of primitives is a module, and in it each primitive is one block: its
+definition, rules and, last, its lax function (``lax.sin(x)`` is ``sin_p.bind(x,
+accuracy=None)``). The modules build on each other in
 this order, every import running downward: ``registry`` (the registrars), ``base`` (casts,
 broadcasts, reshapes, transposes, sums: what every other family's rules are written with),
 ``elementwise``, ``shape``, ``reductions``, ``dot``, ``special``, ``slicing`` (gather and

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from edujax.abstract_arrays import ShapedArray
 from edujax.sharding.mesh import AxisType
 from edujax.sharding.named_sharding import NamedSharding
@@ -159,13 +161,43 @@ def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any
     return _make(avals, [e for d, e in enumerate(_spec(avals[0])) if d not in dims])
 
 
+def _slice_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """Under jit, ``x[2:6]`` is a ``slice``: every device keeps its part of a split dimension
+    cut to the new size, so that size must still divide evenly over the dimension's axes.
+    (Eager indexing of an array on several devices is a gather instead, as in JAX.)"""
+    operand, spec = avals[0], _spec(avals[0])
+    mesh = _first_sharding(avals).mesh
+    for n, m, e in zip(operand.shape, out.shape, spec):
+        parts = int(np.prod([mesh.shape[a] for a in axes_of(e)] or [1]))
+        if n != m and _explicit(avals, e) and m % parts:
+            raise ShardingTypeError(
+                f"{'slicing' if prim.name == 'slice' else prim.name}"
+                f" on sharded dims where out dim ({m}) is not divisible by mesh axes ({parts})"
+                f" with spec ({_entry_str(e)}) is not implemented. Got input "
+                f"type={operand.str_short(True)} and output shape={out.shape}")
+    return _make(avals, spec)
+
+
+def _entry_str(entry: Any) -> str:
+    return ", ".join(axes_of(entry))
+
+
 def _gather_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
-    if any(_explicit(avals, e) for e in _spec(avals[0])):
+    """The dimensions a gather slices into must be whole on every device; the others keep
+    their layout in the output, where the gather's offset dimensions put them."""
+    operand, spec = avals[0], _spec(avals[0])
+    dnums, sizes = params["dimension_numbers"], params["slice_sizes"]
+    sliced = [d for d in dnums.start_index_map if sizes[d] != operand.shape[d]]
+    if any(_explicit(avals, spec[d]) for d in sliced) or dnums.operand_batching_dims:
         raise ShardingTypeError(
             "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
             "indexing as out sharding could not be resolved unambiguously (or would require "
-            f"collectives on inputs). Got operand={avals[0]!r}, indices={_indices(avals)}")
-    return None
+            f"collectives on inputs). Got operand={operand!r}, indices={_indices(avals)}")
+    kept = [spec[d] for d in range(len(spec)) if d not in dnums.collapsed_slice_dims]
+    out_spec: list = [None] * len(out.shape)
+    for d, e in zip(dnums.offset_dims, kept):
+        out_spec[d] = e
+    return _make(avals, out_spec)
 
 
 def _indices(avals: list) -> str:
@@ -183,7 +215,7 @@ sharding_rules: dict[str, Callable] = {
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule, "reshard": _reshard_rule,
     "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
-    "gather": _gather_rule, "dynamic_slice": _gather_rule, "slice": _gather_rule,
+    "gather": _gather_rule, "slice": _slice_rule, "dynamic_slice": _slice_rule,
 }
 
 

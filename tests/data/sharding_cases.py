@@ -347,6 +347,58 @@ CASES = {
                                "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
     "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
                           "out = y.sharding"),
+    # ---- indexing an array on a mesh: eagerly a gather, whose dimensions cut into must be
+    # whole; under jit a slice, which keeps the layout if the cut sizes still divide evenly
+    "index_eager_row_of_split_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = (jax.typeof(z[1]), z[1])"),
+    "index_eager_columns_of_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = (jax.typeof(z[:, 1:3]), z[:, 1:3][3])"),
+    "index_eager_split_column": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = z[:, 1]"),
+    "index_eager_whole_slice": _X + "out = jax.typeof(x[:])",
+    "index_jaxpr_row": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.make_jaxpr(lambda a: a[1])(z)"),
+    "index_jit_even_slice": _X + "out = jax.typeof(jax.jit(lambda a: a[4:])(x))",
+    "index_jit_even_slice_values": _X + "out = jax.jit(lambda a: a[4:])(x)",
+    "index_jit_uneven_slice": _X + "out = jax.jit(lambda a: a[1:])(x)",
+    "index_jit_row": _X + "out = jax.jit(lambda a: a[1])(x)",
+    # ---- shard_map called eagerly: the body runs op by op on every device's block
+    "eager_shard_map_print": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    print(a * 10)\n    return a + 1\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jnp.arange(16.))\nout = (buf.getvalue(), y)"),
+    "eager_shard_map_print_explicit": _M1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    print(a * 10)\n    return a + 1\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i'))))\n"
+        "out = (buf.getvalue(), y, jax.typeof(y))"),
+    "eager_shard_map_print_2d": _MESH + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('x', 'y'), out_specs=P(None, 'y'))\n"
+        "def f(a):\n    s = jax.lax.psum(a, 'x')\n    print(s)\n    return s\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y'))))\n"
+        "out = (buf.getvalue(), y, jax.typeof(y))"),
+    "eager_shard_map_if_on_invariant": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "def f(a):\n    total = jax.lax.psum(a.sum(), 'i')\n"
+        "    return total * 2 if total > 100 else total\n"
+        "out = f(jnp.arange(16.))"),
+    "eager_shard_map_if_on_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return a * 2 if a.sum() > 10 else a\n"
+        "out = f(jnp.arange(16.))"),
+    "eager_shard_map_axis_index": _A1 + (
+        "f = jax.shard_map(lambda a: a + jax.lax.axis_index('i'), mesh=mesh, in_specs=P('i'),"
+        " out_specs=P('i'))\nout = f(jnp.zeros(8, dtype=jnp.int32))"),
+    "eager_shard_map_out_not_replicated": _A1 + (
+        "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "out = f(jnp.arange(8.))"),
     # ---- float0: the gradient of an integer input (issue 31's "also")
     "float0_dtype": "out = jax.dtypes.float0",
     "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",

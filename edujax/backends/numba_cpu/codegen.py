@@ -1,7 +1,8 @@
 """Code generation: each fusion group becomes an ``@njit`` loop nest, the schedule a driver.
 
-Codegen is data: this file only writes Python source text (``compile`` in ``backend.py``
-hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
+Codegen is data: this file only writes Python source text (``backend.py`` has it compiled:
+by edujax's own compiler, ``fast_start/direct.py``, when every kernel lies in the corner of
+Python it covers, else by Numba). For ``selu`` on f32[1000] the kernel reads::
 
     @njit(cache=True, error_model="numpy")
     def fused_0(A, G):
@@ -51,8 +52,8 @@ from edujax.backends.passes.lowering import (constant, literal_array, literal_ex
                                                 np_name, reference_rule_label)
 from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
-from edujax.pretty import PpContext, format_doc, jaxprs_in_params, pp_eqn, pp_jaxpr
-from edujax.backends.numba_cpu.provenance import Origin
+from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
+from edujax.backends.numba_cpu.provenance import origins_by_name
 
 # The type of the ``stop`` flag a compiled loop called from Python takes first.
 STOP_AVAL = ShapedArray((1,), np.dtype(np.int32))
@@ -446,7 +447,8 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
     if nl == nr == 1:
         return f"np.array(np.dot({a}, {b}))"
     multiply_adds = math.prod(eqn.outvars[0].aval.shape) * lhs.aval.shape[lc[0]]
-    dot = "dot_one_thread" if multiply_adds < blas.SMALL else "np.dot"  # (see blas.py)
+    mid_size = blas.ONE_THREAD_ANYWAY <= multiply_adds < blas.SMALL  # (see blas.py)
+    dot = "dot_on_free_cores" if mid_size else "np.dot"
     return f"{dot}({a}, {b})"
 
 
@@ -701,21 +703,6 @@ def _moves(view: JaxprEqn) -> bool:
 
 
 # ====================================================================== the module
-def _origins(jaxpr: Jaxpr, names: Names) -> dict:
-    """Each equation's output variables, nested jaxprs' too, by their generated name."""
-    origins = {}
-    todo = [jaxpr]
-    while todo:
-        j = todo.pop()
-        for eqn in j.eqns:
-            origin = Origin(names.eqn_text(eqn), eqn.source_info)
-            for v in eqn.outvars:
-                if type(v) is Var:
-                    origins.setdefault(names(v), origin)
-            todo.extend(jaxprs_in_params(eqn.params))
-    return origins
-
-
 def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedModule:
     """The full source for ``jaxpr``: imports, the @njit functions (kernels, compiled loops
     and their programs), then the driver."""
@@ -724,7 +711,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
     driver = _DriverWriter(jaxpr, steps, names, out).source()
     helper_imports = sorted(out.imports)
     import_lines = ["import math", "", "import numpy as np", "from numba import njit", "",
-                    "from edujax.backends.numba_cpu.blas import dot_one_thread",
+                    "from edujax.backends.numba_cpu.blas import dot_on_free_cores",
                     "from edujax.backends.numba_cpu.steps import c_order"]
     for module in sorted({m for m, _ in helper_imports}):
         names_from = ", ".join(n for m, n in helper_imports if m == module)
@@ -733,7 +720,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
     out.driver = driver
-    out.provenance = _origins(jaxpr, names)
+    out.provenance = origins_by_name(jaxpr, names)
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
                            + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])
