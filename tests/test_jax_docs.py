@@ -18,8 +18,6 @@ KNOWN_DIFFERENCES = {
         9: "jax.sharding.use_abstract_mesh is missing",
         17: "P(..., unreduced={'Y'}) prints as JAX's, but edujax's blocks are not partial "
             "sums: each device holds the whole values",
-        32: "with_sharding_constraint's output on an Auto mesh keeps P('X', None) where JAX "
-            "prints P('X',)",
     },
     "shard_map": {
         19: "the out_specs replication error names the student's function ('<lambda>') "

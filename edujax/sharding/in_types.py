@@ -242,6 +242,16 @@ def _reshard_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any
     return params["sharding"].abstract()
 
 
+def _sharding_constraint_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """The constraint's layout. (On Auto axes JAX's compiler hands the layout back in its own
+    form, without trailing whole dimensions: ``P('x', None)`` comes back ``P('x',)``.)"""
+    sharding = params["sharding"].abstract()
+    spec = list(sharding.spec)
+    while spec and spec[-1] is None:
+        spec.pop()
+    return sharding.with_spec(PartitionSpec(*spec))
+
+
 def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
     dims = set(params["dimensions"])
     return _make(avals, [e for d, e in enumerate(_spec(avals[0])) if d not in dims])
@@ -300,7 +310,7 @@ sharding_rules: dict[str, Callable] = {
     "argmax": _reduction_rule, "argmin": _reduction_rule,
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule, "reshard": _reshard_rule,
-    "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
+    "sharding_constraint": _sharding_constraint_rule, "squeeze": _squeeze_rule,
     "gather": _gather_rule, "slice": _slice_rule, "dynamic_slice": _slice_rule,
     "reshape": _reshape_rule,
 }

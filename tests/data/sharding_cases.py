@@ -466,6 +466,10 @@ CASES = {
         "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
         "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
         "out = a * b"),
+    "wsc_auto_trailing_none": _AUTO + (
+        "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "f = jax.jit(lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', None))))\n"
+        "out = (f(x).sharding, jax.make_jaxpr(f)(x))"),
     # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
     "shard_map_in_specs_prefix": _M1 + (
         "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
