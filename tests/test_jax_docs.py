@@ -15,7 +15,6 @@ DATA = ROOT / "tests" / "data" / "jax_docs"
 
 KNOWN_DIFFERENCES = {
     "parallel": {
-        9: "jax.sharding.use_abstract_mesh is missing",
         17: "P(..., unreduced={'Y'}) prints as JAX's, but edujax's blocks are not partial "
             "sums: each device holds the whole values",
     },

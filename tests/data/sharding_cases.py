@@ -470,6 +470,12 @@ CASES = {
         "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
         "f = jax.jit(lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', None))))\n"
         "out = (f(x).sharding, jax.make_jaxpr(f)(x))"),
+    "use_abstract_mesh_reshard": _X + (
+        "@jax.jit\ndef f(a):\n"
+        "    am = jax.sharding.AbstractMesh((8,), ('A',), (AxisType.Explicit,))\n"
+        "    with jax.sharding.use_abstract_mesh(am):\n"
+        "        return jax.sharding.reshard(a, P('A', None)) * 2\n"
+        "r = f(x)\nout = (jax.typeof(r), np.asarray(r)[6])"),
     # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
     "shard_map_in_specs_prefix": _M1 + (
         "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
