@@ -53,10 +53,22 @@ def with_sharding_and_vma(prim: Any, avals: list, params: dict, out: Any) -> Any
         shardings = [rule(prim, avals, params, o) for o in outs]
     else:
         shardings = [None] * len(outs)
-    vma = vma_rules.get(prim.name, _joined_vma)(avals, params)
     new = [o.update(sharding=s) if s is not None else o for o, s in zip(outs, shardings)]
-    new = [_set_vma(o, vma) for o in new]
+    vma = vma_rules.get(prim.name, _joined_vma)(avals, params)
+    if prim.name in vma_rules or not _carries_jaxpr(params):
+        new = [_set_vma(o, vma) for o in new]
+    else:  # a jit, cond or scan: its own jaxpr's psums may have made an output invariant
+        new = [_set_vma(o, frozenset(getattr(o, "vma", frozenset())) & vma) for o in new]
     return new if prim.multiple_results else new[0]
+
+
+def _carries_jaxpr(params: dict) -> bool:
+    """Whether an equation's parameters hold a jaxpr (Jaxpr has ``eqns``, ClosedJaxpr
+    ``jaxpr``; this module sits below both, so it asks by attribute)."""
+    def is_jaxpr(v: Any) -> bool:
+        return hasattr(v, "eqns") or hasattr(v, "jaxpr")
+    return any(is_jaxpr(v) or (isinstance(v, tuple) and any(map(is_jaxpr, v)))
+               for v in params.values())
 
 
 def _set_vma(aval: ShapedArray, vma: frozenset) -> ShapedArray:

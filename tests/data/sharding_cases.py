@@ -476,6 +476,14 @@ CASES = {
         "    with jax.sharding.use_abstract_mesh(am):\n"
         "        return jax.sharding.reshard(a, P('A', None)) * 2\n"
         "r = f(x)\nout = (jax.typeof(r), np.asarray(r)[6])"),
+    "shard_map_jit_inside_psum": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "def f(a):\n    return jax.jit(lambda b: jax.lax.psum(jnp.sin(b).sum(), 'i'))(a)\n"
+        "out = (np.round(np.asarray(f(jnp.arange(16.))), 5), jax.make_jaxpr(f)(jnp.arange(16.)))"),
+    "shard_map_fori_inside": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.fori_loop(0, 3, lambda k, v: v + 1, a)\n"
+        "out = f(jnp.arange(8.))"),
     # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
     "shard_map_in_specs_prefix": _M1 + (
         "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
