@@ -79,11 +79,19 @@ def _seed_cell(ref: str) -> dict:
 
 def _text(outputs) -> str:
     """What a student sees under a cell: its stdout, then its displayed value."""
-    parts = []
+    parts, streaming = [], False
     for out in outputs:
         if out.output_type == "stream" and out.name == "stdout":
-            parts.append(out.text)
-        elif out.output_type in ("execute_result", "display_data"):
+            # (the kernel flushes stdout on a timer: one print may arrive as two stream
+            # outputs on a busy machine, which must read as the one text it was)
+            if streaming:
+                parts[-1] += out.text
+            else:
+                parts.append(out.text)
+            streaming = True
+            continue
+        streaming = False
+        if out.output_type in ("execute_result", "display_data"):
             if 'class="edujax-hint"' in out.data.get("text/html", ""):
                 continue      # the edujax kernel's "what happened / fix" box, not JAX's output
             parts.append(out.data.get("text/plain", ""))
