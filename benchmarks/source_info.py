@@ -41,11 +41,9 @@ def no_place(depth: int = 0) -> source_info.SourceInfo:
 
 def time_in_process(tree: Path) -> float:
     """The best trace time in a fresh Python whose edujax is the one in ``tree``."""
-    env = dict(os.environ, PYTHONPATH=f"{tree}{os.pathsep}{Path(__file__).parent}")
-    code = ("import json, source_info as b; "
-            "print(json.dumps(b.best_time(b.trace_once, repeat=7)))")
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True, cwd=Path(__file__).parent)
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, __file__, "--time-only"], env=env, check=True,
+                         capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -64,7 +62,11 @@ def compare_trees(before: Path, rounds: int = 4) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="another source tree of edujax to time")
+    parser.add_argument("--time-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.time_only:  # (internal: one process's best time, as JSON)
+        print(json.dumps(best_time(trace_once, repeat=7)))
+        return
     if args.before is not None:
         compare_trees(args.before)
     with_places = best_time(trace_once, repeat=7)
