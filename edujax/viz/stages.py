@@ -20,12 +20,13 @@ from typing import Any, Callable
 
 from edujax import source_info
 from edujax.api import make_jaxpr, shaped_abstractify
+from edujax.api_util import flatten_fun_nokwargs, leaves_only
 from edujax.autodiff import jvp, vjp
 from edujax.interpreters import ad
 from edujax.interpreters import partial_eval as pe
 from edujax.jaxpr import Var
 from edujax.pretty import PpContext, format_doc, pp_atom, pp_eqn
-from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_map
 from edujax.viz.view import View, escape
 
 
@@ -78,8 +79,7 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
     found: dict = {}
 
     def linearized(*leaves: Any) -> tuple[list, None]:
-        def flat_fun(*xs: Any) -> list:
-            return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))[0]
+        flat_fun, _ = leaves_only(flatten_fun_nokwargs(fun, in_tree))
         with source_info.transform_name_stack("jvp"):
             outs, linear, _ = ad.linearize_flat(flat_fun, list(leaves))
         found["linear"] = linear

@@ -25,6 +25,7 @@ Anything else raises ``Unsupported``: the kernel then goes to Numba.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from typing import Any
 
@@ -34,6 +35,38 @@ from llvmlite import ir
 
 class Unsupported(Exception):
     """The kernel uses something this compiler does not cover: Numba compiles it."""
+
+
+# ============================================================ x * 2^k, rounded once
+@functools.cache
+def ldexp_is_one_instruction() -> bool:
+    """Can this CPU multiply floats by 2^k in one vector instruction (AVX-512's
+    ``vscalefps``)? Elsewhere LLVM turns ``llvm.ldexp`` into a call of the C library's
+    ``ldexpf`` per element, which stops a loop from vectorizing."""
+    import llvmlite.binding as llvm  # (heavy: only once a kernel is compiled)
+    return "+avx512f" in llvm.get_host_cpu_features().flatten().split(",")
+
+
+def scale_by_pow2(builder: ir.IRBuilder, x: ir.Value, k: ir.Value) -> ir.Value:
+    """``x * 2^k`` (float32 ``x``, int32 ``k`` in [-150, 128]) rounded once, in LLVM IR.
+
+    ``exp_f32`` ends with it. Where AVX-512 has it, one ``llvm.ldexp`` (``vscalefps``);
+    elsewhere 2^k in two halves, each a normal float32, so that only the second multiply
+    rounds: results that overflow to inf or underflow to subnormals come out the same,
+    correctly rounded, either way. (Numba compiles ``llvm.py``'s ``scale_by_pow2`` with
+    this function too: one spelling for both compilers.)"""
+    f32, i32 = ir.FloatType(), ir.IntType(32)
+    if ldexp_is_one_instruction():
+        ldexp = builder.module.declare_intrinsic("llvm.ldexp", [f32, i32],
+                                                 ir.FunctionType(f32, [f32, i32]))
+        return builder.call(ldexp, [x, k])
+    half = builder.ashr(k, ir.Constant(i32, 1))
+
+    def power_of_2(e: ir.Value) -> ir.Value:  # the float32 whose exponent field is e + 127
+        biased = builder.add(e, ir.Constant(i32, 127))
+        return builder.bitcast(builder.shl(biased, ir.Constant(i32, 23)), f32)
+    scaled = builder.fmul(x, power_of_2(half))  # exact: |x * 2^half| stays normal
+    return builder.fmul(scaled, power_of_2(builder.sub(k, half)))
 
 
 # ====================================================================== types (Numba's rules)
@@ -610,6 +643,9 @@ class FunctionCompiler:
             a = self.scalar(args[0])
             x, y, z = (self.convert(v, a.type).ir for v in args)
             return Value(a.type, b.call(self.module.intrinsic("llvm.fma", a.type, 3), [x, y, z]))
+        if name == "scale_by_pow2":
+            x, k = self.convert(args[0], F32).ir, self.convert(args[1], I32).ir
+            return Value(F32, scale_by_pow2(b, x, k))
         casts = {"f32_bits": (F32, I32), "f32_from_bits": (I32, F32), "f64_bits": (F64, I64),
                  "f64_from_bits": (I64, F64)}
         if name in casts:

@@ -9,6 +9,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, overload
 
+from edujax.backends.fast_start import translate
+
 
 def _bitcast(from_type: types.Type, to_type: types.Type, llvm_type: ir.Type):
     """Reinterpret the bits of a value as another type of the same size (free, vectorizable)."""
@@ -32,6 +34,19 @@ def fma(typingctx, a, b, c):
     def codegen(context, builder, signature, args):
         return builder.fma(*args)
     return a(a, a, a), codegen
+
+
+@intrinsic
+def scale_by_pow2(typingctx, x, k):
+    """x * 2^k for a float32 x and an int32 k, rounded once: one ``vscalefps`` on CPUs with
+    AVX-512, two multiplies elsewhere (the IR is ``translate.scale_by_pow2``'s, which
+    edujax's own compiler writes for the same call)."""
+    if x != types.float32 or k != types.int32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return translate.scale_by_pow2(builder, *args)
+    return types.float32(types.float32, types.int32), codegen
 
 
 @intrinsic

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from edujax.backends.numba_cpu.llvm import (f32_bits, f32_from_bits, f64_bits, f64_from_bits, fma,
-                                            inline_into_callers)
+                                            inline_into_callers, scale_by_pow2)
 
 # Compiled once each, then pasted into the kernels by LLVM (see inline_into_callers).
 jit_helper = njit(cache=True, error_model="numpy")
@@ -99,13 +99,9 @@ def exp_f32(x):
     p = fma(p, r, F32(1.6666665459e-1))
     p = fma(p, r, F32(5.0000001201e-1))
     p = fma(p, r * r, r) + F32(1.0)
-    # 2^n in two halves, each a normal float32, so that results that overflow to inf or
-    # underflow to subnormals are rounded once, correctly.
-    k = np.int32(n)
-    half = k >> 1
-    scale1 = f32_from_bits((half + 127) << 23)
-    scale2 = f32_from_bits((k - half + 127) << 23)
-    y = (p * scale1) * scale2
+    # p * 2^n rounded once, so that results that overflow to inf or underflow to
+    # subnormals are rounded correctly: one instruction where the CPU has one (llvm.py).
+    y = scale_by_pow2(p, np.int32(n))
     return y if x == x else x
 
 

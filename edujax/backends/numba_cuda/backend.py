@@ -23,7 +23,7 @@ import numpy as np
 
 from edujax.backends.fast_start.cache import load_module
 from edujax.backends.passes.fusion import partition
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.backends.numba_cuda import runtime
 from edujax.backends.numba_cuda.array import CudaArray
 from edujax.backends.numba_cuda.codegen import generate_module
@@ -63,7 +63,7 @@ class CudaProgram:
     tier = "cuda"
 
     def __init__(self, closed: ClosedJaxpr):
-        flat = flatten(closed)
+        flat = inline_calls(closed)
         self.jaxpr = flat.jaxpr
         self.in_avals = [v.aval for v in flat.jaxpr.invars]
         self.out_avals = list(closed.out_avals)  # with the weak types the caller expects
