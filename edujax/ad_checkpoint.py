@@ -157,9 +157,12 @@ def _remat_partial_eval(trace: pe.PartialEvalTrace, *args: Any, jaxpr: ClosedJax
     with core.set_current_trace(trace.parent):
         values = _eval_forward(known, args, set(residuals))
     known_values, residual_values = values[:len(known_outs)], values[len(known_outs):]
-    unknown_outs = trace.staging.process_primitive(
-        remat_p, [*residual_values, *used_args],
-        dict(jaxpr=_closed(staged), differentiated=True, policy=policy, **params))
+    # (JAX stages this equation from remat's JVP rule, run under linearization's own
+    # JVP: its name stack has one more jvp, [jvp(jvp())], and its transpose's as well.)
+    with source_info.transform_name_stack("jvp"):
+        unknown_outs = trace.staging.process_primitive(
+            remat_p, [*residual_values, *used_args],
+            dict(jaxpr=_closed(staged), differentiated=True, policy=policy, **params))
     known_iter, unknown_iter = iter(known_values), iter(unknown_outs)
     return [next(unknown_iter) if u else next(known_iter) for u in split.unknown_out]
 
@@ -229,7 +232,8 @@ def _remat_transpose(cts, *args, jaxpr: ClosedJaxpr, **params):
         inputs = [ad.UndefinedPrimal(a.aval) if lin else next(known)
                   for a, lin in zip(jaxpr.jaxpr.invars, linear)]
         cts_in = [next(cts_nz) if nz else ct for ct, nz in zip(cts, nonzero)]
-        outs = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, inputs, cts_in)
+        linear_part, consts = _recompute_known(jaxpr.jaxpr, jaxpr.consts, inputs)
+        outs = ad.backward_pass(linear_part, consts, inputs, cts_in)
         return [ad.instantiate_zeros(ct) for ct, lin in zip(outs, linear) if lin], None
 
     closed, _ = trace_to_jaxpr(transposed, [*known_avals, *ct_avals])
@@ -242,6 +246,28 @@ def _remat_transpose(cts, *args, jaxpr: ClosedJaxpr, **params):
 
 
 ad.transpose_rules[remat_p] = _remat_transpose
+
+
+def _recompute_known(jaxpr: Jaxpr, consts: list, inputs: list) -> tuple[Jaxpr, list]:
+    """Run the equations whose inputs are all known (the recomputation of the forward
+    pass), named ``rematted_computation`` as JAX names them; returns the rest of the body,
+    with the recomputed values as its constants, for the backward pass to transpose."""
+    known = dict(zip(jaxpr.constvars, consts))
+    known.update((v, a) for v, a in zip(jaxpr.invars, inputs) if not ad.is_undefined_primal(a))
+    rest = []
+    with source_info.extend_name_stack(source_info.Scope("rematted_computation")):
+        for eqn in jaxpr.eqns:
+            if not all(type(v) is Literal or v in known for v in eqn.invars):
+                rest.append(eqn)
+                continue
+            with source_info.replaying(eqn.source_info):
+                outs = eqn.primitive.bind(*[v.val if type(v) is Literal else known[v]
+                                            for v in eqn.invars], **eqn.params)
+            known.update(zip(eqn.outvars, outs if eqn.primitive.multiple_results else [outs]))
+    invars = set(jaxpr.invars)
+    constvars = [v for v in known if v not in invars]
+    return (Jaxpr(constvars, jaxpr.invars, jaxpr.outvars, rest, jaxpr.debug_info),
+            [known[v] for v in constvars])
 
 
 # ---------------------------------------------------------------- batching

@@ -99,10 +99,15 @@ def abstract_eval(prim: Primitive, avals: list[ShapedArray], params: dict) -> An
         raise missing_rule("abstract evaluation", prim) from None
     out = rule(*avals, **params)
     # Shardings and varying mesh axes in types: asked only when an input carries either, so
-    # a program that never touches a mesh is typed exactly as before.
+    # a program that never touches a mesh is typed exactly as before. (Attributes read in a
+    # try block rather than with getattr: this runs on every operation, and a ShapedArray
+    # has both.)
     for a in avals:
-        if getattr(a, "sharding", None) is not None or getattr(a, "vma", None):
-            return with_sharding_and_vma(prim, avals, params, out)
+        try:
+            if a.sharding is not None or a.vma:
+                return with_sharding_and_vma(prim, avals, params, out)
+        except AttributeError:  # another kind of aval (a token...): none of either
+            pass
     return out
 
 
@@ -141,7 +146,11 @@ class EvalTrace(Trace):
     def apply(prim: Primitive, args: Any, params: dict) -> Any:
         """Run the primitive's reference rule on NumPy values. (The NaN checks replace
         this while they are on: see the end of this file.)"""
-        return impl_rules[prim](*map(_to_numpy, args), **params)
+        try:  # Arrays: their NumPy values (the common case, without a call per operand)
+            values = [a._value for a in args]
+        except AttributeError:  # a Python scalar, a NumPy value, or a leaked tracer
+            values = map(_to_numpy, args)
+        return impl_rules[prim](*values, **params)
 
 
 def _to_numpy(x: Any) -> Any:
@@ -157,8 +166,14 @@ def _to_numpy(x: Any) -> Any:
 
 
 def _wrap(value: Any, aval: ShapedArray) -> Array:
-    if type(value) is not np.ndarray or value.dtype != aval.dtype:
-        value = np.asarray(value, dtype=aval.dtype)  # NumPy scalars, or a dtype to fix
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)  # a NumPy scalar (what NumPy gives for 0-d operands)
+    if value.dtype != aval.dtype:
+        value = value.astype(aval.dtype)
+    if type(aval) is ShapedArray and aval.sharding is None and not aval.vma:
+        array = Array(value, aval.weak_type)
+        array._aval = aval  # the type the rules just computed: the next operation's input
+        return array
     sharding = getattr(aval, "sharding", None)
     if sharding is not None:  # an eager op on arrays on a mesh: its output is on it too
         return with_sharding(Array(value, aval.weak_type), sharding.concrete())
@@ -166,6 +181,8 @@ def _wrap(value: Any, aval: ShapedArray) -> Array:
 
 
 class _TraceState(threading.local):
+    jvp_rules_running = 0  # see running_jvp_rule (``+=`` gives each thread its own count)
+
     def __init__(self) -> None:
         self.trace: Trace = eval_trace
 
@@ -194,6 +211,24 @@ def set_current_trace(trace: Trace):
         yield
     finally:
         _state.trace = previous
+
+
+@contextlib.contextmanager
+def running_jvp_rule():
+    """Note, for this thread, that a JVP rule runs inside the ``with`` block (``ad.JVPTrace``
+    says so). Only a fidelity detail reads it: the staging trace marks what it records
+    meanwhile, because JAX's partial evaluation treats those equations apart (see
+    ``partial_eval.DynamicJaxprTrace.process_primitive``)."""
+    _state.jvp_rules_running += 1
+    try:
+        yield
+    finally:
+        _state.jvp_rules_running -= 1
+
+
+# Is a JVP rule running in this thread (``running_jvp_rule``)?
+def in_jvp_rule() -> bool:
+    return _state.jvp_rules_running > 0
 
 
 # ------------------------------------------------------------------ tracers

@@ -61,7 +61,7 @@ from edujax.interpreters.partial_eval import DebugInfo, func_source, trace_to_ja
 from edujax.jaxpr import ClosedJaxpr
 from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
-# Filled in by edujax/jit/primitive.py: stage_jit_call(closed_jaxpr, flat_args, name) binds
+# Filled in by edujax/jit/primitive.py: stage_jit_call(closed, flat_args, name) binds
 # one jit equation in the current trace and returns its flat outputs.
 stage_jit_call: Callable[[ClosedJaxpr, list, str], list] | None = None
 

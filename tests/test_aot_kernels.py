@@ -67,7 +67,8 @@ PROGRAMS = textwrap.dedent("""
         leaves = jax.tree_util.tree_leaves(f(*args))
         entry, = f.cache_info().entries
         out[name] = {"values": [np.asarray(v).tolist() for v in leaves],
-                     "kernels_from": getattr(entry.executable, "kernels_from", "")}
+                     "kernels_from": getattr(entry.executable, "kernels_from", ""),
+                     "tier": entry.tier}
     print(json.dumps({"programs": out, "numba_imported": "numba" in sys.modules}))
 """)
 
@@ -120,6 +121,7 @@ def assert_right(result: dict, kernels_from: str) -> None:
     want = reference_values()
     for name, got in result["programs"].items():
         assert got["kernels_from"] == kernels_from, name
+        assert got["tier"] == kernels_from, name  # what cache_info() shows names it too
         assert_same(got["values"], want[name]["values"], same_dtype=False)  # (from JSON)
 
 
@@ -242,9 +244,10 @@ def object_file_program(fn, *args) -> NumbaProgram:
     if program.kernels_from == "numba":  # (else an earlier test run exported it)
         program.export_later()  # (and the programs of loops run from Python)
         aot._wait_for_exports()
-    again = NumbaProgram(entry.jaxpr)
+    again = NumbaProgram(entry.closed)
     assert again.load_object_file() and again.kernels_from == "object file"
-    assert again.as_text().startswith("# The kernels below were loaded as machine code")
+    assert again.as_text().startswith("# tier: object file (the kernels below were loaded as "
+                                      "machine code")
     return again
 
 

@@ -26,6 +26,7 @@ tiles), so that even these tiny arrays span several blocks and several tree leve
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -105,6 +106,57 @@ def test_selu_is_one_grid_stride_kernel():
     blocks = runtime.blocks_for(20, sizes.threads, sizes.max_blocks)
     assert f"fused_0[{blocks}, {sizes.threads}](a, g)" in text
     check(selu, x)
+
+
+def _selu(x, alpha=1.67, lmbda=1.05):
+    return lmbda * jnp.where(x > 0, x, alpha * jnp.exp(x) - alpha)
+
+
+def _loss(w, x):
+    y = jnp.tanh(x @ w)
+    return (y ** 2).sum()
+
+
+TUTORIAL_JITS = {  # the tutorials' jitted functions (as tests/test_source_info.py's)
+    "selu": (_selu, (jnp.arange(5.0),)),
+    "grad(loss)": (jax.grad(_loss), (jnp.ones((3, 2)), jnp.ones((4, 3)))),
+    "vmap(selu)": (jax.vmap(_selu), (jnp.ones((2, 3)),)),
+    "sum_of_squares": (lambda x: jnp.sum(x ** 2), (jnp.arange(4.0),)),
+    "sort then cumsum": (lambda x: jnp.cumsum(jnp.sort(x) * 2.0), (jnp.arange(4.0),)),
+}
+
+
+@pytest.mark.parametrize("name", list(TUTORIAL_JITS))
+def test_every_equation_names_its_generated_line_and_python_line(name):
+    """Issue 29: as the CPU backend's, each equation's first statement in the CUDA module
+    (in a kernel, or the driver's launch or host rule) says which equation it computes and
+    which line of this file made it; the compiled source itself stays place-free."""
+    from edujax.backends.numba_cuda.provenance import cuda_statement_origins
+
+    fun, args = TUTORIAL_JITS[name]
+    program = jax.jit(fun).lower(*args).compile()._entry.executable
+    module = program.module
+    marked = {id(o) for o in cuda_statement_origins(module.source, module.provenance) if o}
+    for origin in module.provenance.values():  # 100% of the equations
+        assert id(origin) in marked, origin.eqn_text
+        assert origin.place.frame is not None and origin.place.frame.file_name == __file__
+    assert module.source.count(__file__) == 0  # (the source names the cached module file)
+    text = program.as_text()
+    assert text.count(f"<- {__file__}:") >= len({id(o) for o in module.provenance.values()})
+
+
+def test_a_kernel_statement_carries_its_equation_and_line():
+    text = compiled_text(_selu, jnp.arange(5.0))
+    line = _selu.__code__.co_firstlineno + 1
+    assert (f"        c = np.float32(exp(a))  # c:f32[5] = exp a  <- {__file__}:{line}:47 "
+            "(_selu)") in text
+    text = compiled_text(jax.grad(_loss), jnp.ones((3, 2)), jnp.ones((4, 3)))
+    line = _loss.__code__.co_firstlineno + 1
+    launch = next(t for t in text.splitlines() if t.startswith("    dot_0["))
+    assert launch.endswith(f"(b, a, c)  # dot_general: tiled matmul  <- {__file__}:{line}:17 "
+                           "(_loss)")
+    rule = compiled_text(lambda x: jnp.sort(x) * 2.0, jnp.arange(4.0))
+    assert re.search(r"    b, = rules\[0\]\(a\)  # sort: .*  <- .*test_cuda_backend.py:\d+", rule)
 
 
 def test_reductions_combine_in_a_shared_memory_tree():

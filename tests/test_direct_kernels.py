@@ -313,7 +313,7 @@ def test_both_spellings_of_exps_last_step_give_the_same_bits(monkeypatch, one_in
                         float32_grid(4096)])
     outs = {}
     for forced in (one_instruction, not one_instruction):
-        monkeypatch.setattr(translate, "ldexp_is_one_instruction", lambda: forced)
+        monkeypatch.setattr(translate, "ldexp_is_one_instruction", lambda forced=forced: forced)
         n = len(x) + forced  # (another length, another module: both live in one process)
         program = NumbaProgram(jax.make_jaxpr(jnp.exp)(np.ones(n, np.float32)))
         data, entries = direct.compile_module(program.module)
@@ -492,7 +492,7 @@ def test_a_tiered_jit_runs_direct_kernels_from_the_first_call(monkeypatch):
         x = np.linspace(-2, 2, 5, dtype=np.float32)
         np.testing.assert_allclose(f(x), np.tanh(x) * 2 + 1, rtol=1e-6)
         entry, = f.cache_info().entries
-        assert entry.tier == "numba" and entry.executable.kernels_from == "direct"
+        assert entry.tier == "direct" and entry.executable.kernels_from == "direct"
     finally:
         jax.config.update("edujax_backend", "reference")
 
@@ -510,7 +510,8 @@ def test_an_unwritable_cache_folder_still_compiles_directly(monkeypatch, tmp_pat
 
 def test_as_text_says_who_compiled_the_kernels():
     program = NumbaProgram(jax.make_jaxpr(lambda x: x * 2.0)(np.ones(3, np.float32))).load()
-    assert program.kernels_from == "direct"
+    assert program.kernels_from == program.tier == "direct"
+    assert program.as_text().startswith("# tier: direct (")
     assert "edujax's own compiler (direct.py" in program.as_text()
 
 

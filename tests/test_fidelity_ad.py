@@ -19,7 +19,7 @@ from backend_compare import assert_same
 import edujax as jax
 import edujax.numpy as jnp
 from edujax import lax
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.config import config
 
 CASES = recorded.load("fidelity_ad_recorded.json")
@@ -55,7 +55,7 @@ def test_split_runs_as_slices_on_the_numba_backend():
     """The Numba backend cuts a split into one slice per piece (backends/passes/inline.py): views
     that the fused loops read through, so no split is left to run with a reference rule."""
     fn, shape = SPLIT_PROGRAMS["roll[grad]"]
-    closed = flatten(jax.make_jaxpr(fn)(jnp.ones(shape)))
+    closed = inline_calls(jax.make_jaxpr(fn)(jnp.ones(shape)))
     names = [eqn.primitive.name for eqn in closed.jaxpr.eqns]
     assert "split" not in names and names.count("slice") == 2
 

@@ -31,7 +31,7 @@ from edujax import lax  # noqa: E402
 from edujax.backends.fast_start import cache  # noqa: E402
 from edujax.backends.passes import fusion  # noqa: E402
 from edujax.backends.numba_cpu.backend import NumbaCompileWarning  # noqa: E402
-from edujax.backends.passes.inline import flatten  # noqa: E402
+from edujax.backends.passes.inline import inline_calls  # noqa: E402
 from edujax.config import config  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("error::edujax.backends.numba_cpu.backend."
@@ -67,7 +67,7 @@ def compiled_text(fn, *args) -> str:
 
 
 def steps_of(fn, *args) -> list:
-    closed = flatten(jax.make_jaxpr(fn)(*args))
+    closed = inline_calls(jax.make_jaxpr(fn)(*args))
     return fusion.partition(closed.jaxpr)
 
 
@@ -113,7 +113,9 @@ def test_selu_is_one_loop_and_its_source_reads_like_the_jaxpr():
     assert "    g = np.empty((1000,), np.float32)\n    fused_0(a, g)" in text
     check(selu, x)
     entry, = [e for e in jax.jit(selu).cache_info().entries if e.backend == "numba"]
-    assert entry.tier == "numba"
+    # compiled kernels, named by the compiler that made them: edujax's own (direct.py), or
+    # its machine code from an object file an earlier process wrote in the same cache folder
+    assert entry.tier in ("direct", "object file")
 
 
 def test_fusion_groups_of_softmax_and_mlp():
@@ -296,7 +298,7 @@ def counted_power(n, s):
 
 
 def test_a_while_with_a_batched_predicate_runs_until_every_example_is_done():
-    """vmap keeps one loop whose cond returns a bool per example (JAX 0.10's while): flatten
+    """vmap keeps one loop whose cond returns a bool per example (JAX 0.10's while): inlining
     lowers it to ``while any(pred): carry = select(pred, body(carry), carry)``, compiled."""
     ns, ss = jnp.array([0, 3, 1, 5]), jnp.array([2.0, 0.5, 3.0, -1.0])
     got = check(jax.vmap(counted_power), ns, ss)

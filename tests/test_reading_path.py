@@ -81,3 +81,21 @@ def test_the_files_a_walk_lists_are_the_files_that_run(name, tmp_path):
 def test_every_walk_of_the_document_is_checked():
     found = re.findall(r"<!-- walk:(\S+) -->", DOC.read_text(encoding="utf-8"))
     assert sorted(found) == sorted(WALKS)
+
+
+# The names JAX's public API fixes for edujax's rule tables (docs/fidelity.md): they exist
+# for user code written against JAX, and no module of edujax reads a table under them.
+JAX_ONLY_NAMES = ("primitive_jvps", "primitive_transposes", "primitive_batchers")
+
+
+def test_edujax_calls_each_rule_table_by_one_name():
+    package = DOC.parents[1] / "edujax"
+    uses = [f"{path.relative_to(package)}:{number}: {line.strip()}"
+            for path in sorted(package.rglob("*.py"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if any(re.search(rf"\b{name}\b", line) for name in JAX_ONLY_NAMES)]
+    # the two lines that give JAX's names to the tables, and nothing else
+    where = [u.split(":", 1)[0] for u in uses]
+    assert where == ["interpreters/ad.py", "interpreters/batching.py"], uses
+    fidelity = (DOC.parent / "fidelity.md").read_text(encoding="utf-8")
+    assert all(name in fidelity for name in JAX_ONLY_NAMES)  # each one is explained there

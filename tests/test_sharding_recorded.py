@@ -10,14 +10,12 @@ from recorded import check, load, params
 
 CASES = load("sharding_recorded.json")
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "eager_mul_values": "eager indexing of an Array on a mesh skips the sharding rules",
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 # Errors whose first line names JAX internals (the function JAX wraps the body in,
 # '_rem_singleton', where edujax names the user's function): compared by type only.
 TYPE_ONLY = {"shard_map_all_gather", "shard_map_all_gather_untiled",
-             "shard_map_out_not_replicated_error"}
+             "shard_map_out_not_replicated_error", "eager_shard_map_out_not_replicated"}
 
 
 @pytest.fixture(autouse=True)

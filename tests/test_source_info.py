@@ -17,18 +17,9 @@ from edujax import config, source_info
 from recorded import check, load, params
 
 CASES = load("source_info_recorded.json")
-REMAT_NAMES = ("JAX names checkpoint's recomputation [rematted_computation] and the "
-               "transposed remat2 [transpose(jvp(jvp()))]; edujax prints [] and "
-               "[transpose(jvp())] there (the places match)")
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "checkpoint_grad": REMAT_NAMES,
-    "checkpoint_policy_grad": REMAT_NAMES,
-    "res_helper": "JAX keeps the scalar constants 0.5 and 2.0 of the tangent as literal "
-                  "residuals ('f32[] from a literal'); edujax's linearization folds them in",
-}
 
 
-@pytest.mark.parametrize("case", params(CASES, KNOWN_DIFFERENCES))
+@pytest.mark.parametrize("case", params(CASES))
 def test_recorded(case):
     check(case)
 

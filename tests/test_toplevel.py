@@ -148,9 +148,9 @@ def test_debug_print_and_callbacks_run_at_run_time(backend, capsys, monkeypatch)
 
 
 def test_numba_inlines_checkpoint():
-    from edujax.backends.passes.inline import flatten
+    from edujax.backends.passes.inline import inline_calls
     closed = jax.make_jaxpr(jax.grad(jax.checkpoint(lambda x: jnp.sin(jnp.sin(x)))))(1.0)
-    flat = flatten(closed)
+    flat = inline_calls(closed)
     assert all(e.primitive.name != "remat2" for e in flat.jaxpr.eqns)
 
 

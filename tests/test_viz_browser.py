@@ -62,10 +62,14 @@ g(jnp.ones(5), 2)  # a new shape: the cache table above gains a row by itself"""
 ]
 
 
-def notebook(sources: list[str] = CELLS) -> dict:
-    """A notebook of code cells on the EduJAX kernel."""
-    cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src, "outputs": [],
-              "execution_count": None} for i, src in enumerate(sources)]
+def notebook(sources: list = CELLS) -> dict:
+    """A notebook on the EduJAX kernel: a string is a code cell, ("markdown", text) prose."""
+    def cell(i: int, src) -> dict:
+        if isinstance(src, tuple):
+            return {"cell_type": src[0], "id": f"cell-{i}", "metadata": {}, "source": src[1]}
+        return {"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "source": src,
+                "outputs": [], "execution_count": None}
+    cells = [cell(i, src) for i, src in enumerate(sources)]
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "edujax", "display_name": "EduJAX (Python 3)",
                                         "language": "python"}}}
@@ -92,7 +96,7 @@ def wait_for_server(url: str, proc: subprocess.Popen, timeout: float = 120) -> N
 
 
 @contextlib.contextmanager
-def serve_lab(folder: Path, name: str, sources: list[str], **env_vars: str):
+def serve_lab(folder: Path, name: str, sources: list, **env_vars: str):
     """A JupyterLab server on 127.0.0.1 serving ``folder`` with one notebook, ``name``, of
     ``sources``; yields the URL that opens it. ``env_vars`` go to the server and its kernels."""
     (folder / name).write_text(json.dumps(notebook(sources)))

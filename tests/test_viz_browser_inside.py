@@ -8,8 +8,9 @@ and browser helpers are those of test_viz_browser.py.
 """
 from __future__ import annotations
 
+import jupytext
 import pytest
-from test_viz_browser import CHROMIUM, notebook_page, screenshots_dir, serve_lab
+from test_viz_browser import CHROMIUM, ROOT, notebook_page, screenshots_dir, serve_lab
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 
@@ -31,9 +32,16 @@ def loss(w, x):
 
 viz.lineage(jax.grad(loss), jnp.ones((3, 2)), jnp.ones((4, 3)))""",
     "viz.grad_stages(f, 1.0)",
+    """\
+W = jnp.ones((4, 3))
+def apply(v):
+    return jnp.tanh(W @ v)
+
+viz.vmap_stages(apply, jnp.arange(6.0).reshape(2, 3))""",
 ]
 
 HIGHLIGHT = "rgb(255, 243, 176)"  # the linked lines' background (#fff3b0)
+ROW_HOVER = "rgb(255, 248, 197)"  # a vmap_stages row under the pointer (#fff8c5)
 
 
 @pytest.fixture(scope="module")
@@ -78,11 +86,61 @@ def test_step_the_stepper_and_click_a_linked_line(lab, tmp_path):
         stages = page.locator(".edujax-stages").first
         expect(stages.locator(".ej-residual")).to_have_count(2)
 
+        batched = page.locator(".edujax-vmap-stages").first
+        rows = batched.locator("tr.ej-vmap-batched")
+        expect(rows).to_have_count(2)  # dot_general and tanh, each batched
+        expect(rows.first.locator(".ej-bdim")).to_contain_text("1 f32[4,2]")
+        expect(batched.locator("tr.ej-vmap-io").last).to_contain_text("transpose")
+        rows.first.hover()
+        expect(rows.first.locator("td").first).to_have_css("background-color", ROW_HOVER)
+
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-        for name, view in (("trace", stepper), ("lineage", panes), ("stages", stages)):
+        for name, view in (("trace", stepper), ("lineage", panes), ("stages", stages),
+                           ("vmap-stages", batched)):
             view.scroll_into_view_if_needed()
+            page.mouse.move(1, 1)  # (hover follows the pointer only once it moves)
             if name == "lineage":
                 line.click()
             view.screenshot(path=str(shots / f"viz-{name}.png"))
         assert all((shots / f"viz-{n}.png").stat().st_size > 2000
-                   for n in ("trace", "lineage", "stages"))
+                   for n in ("trace", "lineage", "stages", "vmap-stages"))
+
+
+BATCH_DIMS_HEADING = {"en": "Each variable's batch dimension", "ko": "변수마다의 배치 차원"}
+
+
+def batching_cells(lang: str) -> list:
+    """The inside track's batching notebook in ``lang``, up to its vmap_stages cell."""
+    nb = jupytext.read(ROOT / "notebooks" / "inside" / lang / "04_batching.md")
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell.source if cell.cell_type == "code" else ("markdown", cell.source))
+        if cell.cell_type == "code" and "vmap_stages" in cell.source:
+            return cells
+    raise AssertionError(f"inside/{lang}/04_batching has no vmap_stages cell")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_batching_notebook_shows_each_batch_dimension(lang, tmp_path_factory, tmp_path):
+    """The vmap stage view where it teaches, under its prose, in both languages."""
+    from playwright.sync_api import expect
+
+    shots = screenshots_dir(tmp_path)
+    folder = tmp_path_factory.mktemp(f"batching-{lang}")
+    with serve_lab(folder, "04_batching.ipynb", batching_cells(lang)) as url, \
+            notebook_page(url) as page:
+        view = page.locator(".edujax-vmap-stages").first
+        expect(view.locator("tr.ej-vmap-batched")).to_have_count(2, timeout=120_000)
+        expect(view).to_contain_text("make_jaxpr(vmap(f))")
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        heading = page.locator(".jp-RenderedMarkdown h2", has_text=BATCH_DIMS_HEADING[lang])
+        heading.scroll_into_view_if_needed()
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(300)
+        top, bottom = heading.bounding_box(), view.bounding_box()
+        assert top is not None and bottom is not None and bottom["y"] > top["y"]
+        clip = {"x": 0, "y": max(0, top["y"] - 12), "width": 1300,
+                "height": bottom["y"] + bottom["height"] - top["y"] + 24}
+        path = shots / f"viz-vmap-stages-{lang}.png"
+        page.screenshot(path=str(path), clip=clip)
+        assert path.stat().st_size > 2000

@@ -33,8 +33,12 @@ def test_plain_tracing_stages_each_bind_once_in_order():
 
 def test_vmap_batches_then_stages_the_whole_batch():
     events = trace_events(jax.vmap(f), jnp.ones(3))
+    # (2.0 meets an f32 array: cast, it is lifted into the trace as JAX's lax.stage does,
+    # and comes out a literal)
     assert steps(events) == [("sin", "batching", 0), ("sin", "staging", 1),
+                             ("stage", "batching", 0), ("stage", "staging", 1),
                              ("mul", "batching", 0), ("mul", "staging", 1)]
+    assert str(events[3].outputs[0]) == "f32[] (literal)"
     assert str(events[0].inputs[0]) == "f32[] (batch dim 0)"  # one element, batched on 0
     assert events[1].inputs[0].aval == "f32[3]"                # the staged whole batch
     assert all(e.names == "vmap()" for e in events)
@@ -95,3 +99,26 @@ def test_the_stage_view_colours_roles():
     html = viz.grad_stages(g, 1.0).html()
     assert html.count("ej-role-known") >= 5 and html.count("ej-role-unknown") >= 4
     assert "ej-residual" in html and "<script" not in html
+
+
+def defined_before_use(lines, given):
+    """Every variable an equation reads is an input, a constant or an earlier output."""
+    defined = set(given)
+    for line in lines:
+        lhs, rhs = line.text.split(" = ", 1)
+        reads = [w for w in rhs.split("] ")[-1].split()[1:] if ":" not in w]
+        if any(w not in defined for w in reads):
+            return line.text
+        defined.update(v.split(":")[0] for v in lhs.split())
+    return None
+
+
+def test_every_name_a_stage_reads_is_defined_there_closed_over_and_literal_residuals_too():
+    """A strong f32 input: the tangents (closed over) and the scalar 2.0 (a literal residual,
+    as in JAX) are named or shown as the value they are."""
+    jvp_stage, split, backward = viz.grad_stages(lambda x: (jnp.sin(x) * 2.0).sum(),
+                                                 jnp.ones(3)).stages
+    assert defined_before_use(jvp_stage.lines, "ab") is None   # a: the tangent, b: x
+    assert defined_before_use(split.lines, "ab") is None       # a: x, b: its tangent
+    assert split.by_role("unknown")[1] == "h:f32[3] = mul g 2.0:f32[]"
+    assert defined_before_use(backward.lines, "abc") is None   # a, b: residuals, c: 1.0

@@ -1,9 +1,10 @@
 """Backends: what ``jit`` hands a jaxpr to, to get something that runs.
 
-A backend is any object with a ``name`` and a ``compile(closed_jaxpr)`` method that
-returns an *executable*: a callable taking the flat arguments as NumPy arrays and
-returning the flat outputs as NumPy arrays, with an ``as_text()`` that shows what
-it runs (for Numba: the generated Python source) and a ``tier`` label.
+A backend is any object with a ``name`` and a ``compile(closed)`` method (``closed`` a
+ClosedJaxpr) that returns an *executable*: a callable taking the flat arguments as NumPy
+arrays and returning the flat outputs as NumPy arrays, with an ``as_text()`` that shows
+what it runs (for Numba: the generated Python source) and a ``tier`` that names where its
+code came from (``reference``, ``direct``, ``object file``, ``numba``, ``cuda``).
 
 The backend is chosen with ``edujax.config.update("edujax_backend", name)`` or the
 ``EDUJAX_BACKEND`` environment variable. ``reference`` (an interpreter over NumPy)

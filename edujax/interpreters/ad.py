@@ -25,7 +25,6 @@ from typing import Any, Callable
 from edujax import core, source_info
 from edujax.core import Primitive, ShapedArray, Tracer
 from edujax.interpreters.ad_util import add_any_p, zeros_like_aval  # noqa: F401  (ad.zeros_like_aval)
-from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import (PartialEvalTrace, dce_jaxpr, trace_to_jaxpr)
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 
@@ -232,14 +231,13 @@ class JVPTrace(core.Trace):
             return rule(primals, tangents, **params)
         # Linearizing directly, the rule's known work lands in the PartialEvalTrace: tell it.
         # Inside a jit's JVP jaxpr, the equations the rule stages are noted instead.
-        linearizing = 1 if isinstance(self.parent, PartialEvalTrace) else 0
-        pe.IN_JVP_RULE[0] += 1
+        linearizing = isinstance(self.parent, PartialEvalTrace)
         if linearizing:
             self.parent.in_jvp_rule += 1
         try:
-            return rule(primals, tangents, **params)
+            with core.running_jvp_rule():
+                return rule(primals, tangents, **params)
         finally:
-            pe.IN_JVP_RULE[0] -= 1
             if linearizing:
                 self.parent.in_jvp_rule -= 1
 

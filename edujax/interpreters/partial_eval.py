@@ -150,11 +150,10 @@ def _literal_value(x: Any) -> Any:
     return x._literal.val if isinstance(x, DynamicJaxprTracer) else x
 
 
-# How many JVP rules are running that JAX would run under its JaxprTrace when linearizing
-# (ad.JVPTrace counts them), and the equations staged meanwhile, by their first output.
+# The equations staged while a JVP rule runs that JAX would run under its JaxprTrace when
+# linearizing (ad.JVPTrace notes them with core.running_jvp_rule), by their first output.
 # Partial evaluation of a jaxpr gives those equations to their partial-evaluation rule even
 # when all their inputs are known, as JAX's JaxprTrace does (see PartialEvalTrace, below).
-IN_JVP_RULE = [0]
 STAGED_IN_JVP_RULE: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -234,7 +233,7 @@ class DynamicJaxprTrace(core.Trace):
         outvars = [self.var_of[id(t)] for t in outs]
         self.eqns.append(JaxprEqn(invars, outvars, prim, params,
                                   source_info.current(self.name_depth)))
-        if IN_JVP_RULE[0] and outvars:
+        if outvars and core.in_jvp_rule():
             STAGED_IN_JVP_RULE.add(outvars[0])
         return outs if prim.multiple_results else outs[0]
 

@@ -34,10 +34,11 @@ from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
                                               hoist_tracer_consts, trace_to_jaxpr)
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
                               logger, signature_text)
+from edujax.jit.hit_plan import MISS, HitPlan, plannable
 from edujax.jit.primitive import jit_p
 from edujax.spmd import compile_per_device
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
-                              tree_unflatten)
+                              tree_structure, tree_unflatten)
 
 
 def _as_tuple(x: int | str | Iterable | None) -> tuple:
@@ -191,6 +192,7 @@ class JitWrapped:
         # Copy __name__, __doc__... but not __dict__: wrapping another wrapper (say
         # jit(grad(jit(f)))) must not overwrite this object's own state.
         functools.update_wrapper(self, fun, updated=())
+        self._function_cache: FunctionCache | None = None  # (see _cache)
 
     # -- the cache -------------------------------------------------------------
     @property
@@ -226,14 +228,21 @@ class JitWrapped:
             return self._call_checking_nans(args, kwargs)
         flat_key = None
         if not kwargs and not self._static_argnums and top_level:
+            cache = self._function_cache or self._cache
+            plan = cache.plan
+            if plan is not None and plan.mode is _mode:  # the last signature again?
+                out = plan.hit(args)
+                if out is not MISS:
+                    return out
             flat_key = _flat_key(args)
             if flat_key is not None:
-                cache = self._cache
                 entry = cache.flat.get(flat_key)
-                if entry is not None:  # the fast path: a hit with positional Arrays only
+                if entry is not None:  # an earlier signature, positional Arrays only
                     cache.count_hit(entry)
                     cache.entries.move_to_end(entry.key)  # keep the LRU order true
-                    return self._run(entry, [a._value for a in args])
+                    out = self._run(entry, [a._value for a in args])
+                    self._remember(entry, flat_key, args, None, None)
+                    return out
         if self._inline and not top_level:
             return self._call_inline(args, kwargs)
         call = _Call(self, args, kwargs)
@@ -245,14 +254,41 @@ class JitWrapped:
             if leaf_key is not None:  # pytrees of Arrays: the shortcut of the last structure
                 entry = self._cache.pytree_hit(call.in_tree, leaf_key)
                 if entry is not None:
-                    return self._run(entry, [a._value for a in call.leaves])
+                    out = self._run(entry, [a._value for a in call.leaves])
+                    self._remember(entry, None, args, call.in_tree, leaf_key)
+                    return out
         entry = self._entry(call)
-        if flat_key is not None and entry.cacheable:
+        out = self._run(entry, list(map(_leaf_value, call.leaves)))
+        if flat_key is not None or leaf_key is not None:
+            self._remember(entry, flat_key, args, call.in_tree, leaf_key)
+        return out
+
+    def _remember(self, entry: CacheEntry, flat_key: tuple | None, args: tuple,
+                  in_tree: Any, leaf_key: tuple | None) -> None:
+        """After a call of positional Arrays (``flat_key``) or of pytrees of Arrays
+        (``in_tree`` and ``leaf_key``): the shortcuts its repeat takes, i.e. the flat key or
+        the last pytree structure, and the plan of jit/hit_plan.py. Made after the call, so
+        the entry is compiled, and only if it is still cached (a callback run by the call
+        may have cleared the cache)."""
+        cache = self._cache
+        if not entry.cacheable or cache.entries.get(entry.key) is not entry:
+            return
+        if flat_key is not None:
             entry.flat_key = flat_key
-            self._cache.flat[flat_key] = entry
-        if leaf_key is not None and entry.cacheable:
-            self._cache.last_pytree = (call.in_tree, leaf_key, entry)
-        return self._run(entry, list(map(_leaf_value, call.leaves)))
+            cache.flat[flat_key] = entry
+            args_tree, leaf_key = None, flat_key
+        else:
+            cache.last_pytree = (in_tree, leaf_key, entry)
+            args_tree = in_tree.children()[0]
+        plan = entry.plan  # (an entry's key holds the structure: only the mode may differ)
+        if plan is None or not plan.final or plan.mode is not _mode:
+            if args_tree is None:
+                args_tree = tree_structure(args)
+            if not plannable(args_tree):
+                return
+            plan = entry.plan = HitPlan(cache, entry, _mode, args_tree, leaf_key[1:],
+                                        self._outputs)
+        cache.plan = plan
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:
         """The body traced right into the caller's jaxpr. As JAX traces an inlined jit on
@@ -278,7 +314,11 @@ class JitWrapped:
     def _run(self, entry: CacheEntry, values: list) -> Any:
         if entry.executable is None:
             self._compile_or_discard(entry)
-        outs = entry.executable(*values)
+        return self._outputs(entry, entry.executable(*values))
+
+    @staticmethod
+    def _outputs(entry: CacheEntry, outs: list) -> Any:
+        """The executable's outputs as Arrays, in the output pytree."""
         arrays = [Array(o, a.weak_type) if type(o) is np.ndarray and o.dtype == a.dtype
                   else _output_array(o, a) for o, a in zip(outs, entry.out_avals)]
         for array, aval in zip(arrays, entry.out_avals):
@@ -342,14 +382,14 @@ class JitWrapped:
     def _compile(self, entry: CacheEntry) -> None:
         log = config._values["jax_log_compiles"]  # jax.log_compiles(): say what is compiled
         if log:
-            avals = tuple(entry.jaxpr.in_avals)
+            avals = tuple(entry.closed.in_avals)
             logger.warning("Compiling jit(%s) with global shapes and types %r for the %s "
                            "backend.", self._name, avals, entry.key.backend)
         start = time.perf_counter()
         # On arrays split over devices: the program each device runs on its blocks (spmd.py).
-        sharded = any(getattr(a, "sharding", None) is not None for a in entry.jaxpr.in_avals)
-        entry.executable = ((sharded and compile_per_device(entry.jaxpr))
-                            or get_backend(entry.key.backend).compile(entry.jaxpr))
+        sharded = any(getattr(a, "sharding", None) is not None for a in entry.closed.in_avals)
+        entry.executable = ((sharded and compile_per_device(entry.closed))
+                            or get_backend(entry.key.backend).compile(entry.closed))
         entry.compile_seconds = time.perf_counter() - start
         if log:
             logger.warning("Finished %s compilation of jit(%s) in %.9g sec", entry.key.backend,
@@ -358,7 +398,7 @@ class JitWrapped:
     def _call_traced(self, call: _Call) -> Any:
         """Inside another trace: record one ``jit`` equation instead of running."""
         entry = self._entry(call)
-        outs = jit_p.bind(*entry.hoisted_consts, *call.leaves, jaxpr=entry.jaxpr,
+        outs = jit_p.bind(*entry.hoisted_consts, *call.leaves, jaxpr=entry.closed,
                           name=self._name, donated_invars=(False,) * (
                               len(entry.hoisted_consts) + len(call.leaves)),
                           inline=False, keep_unused=False)
@@ -415,7 +455,7 @@ class Lowered:
 
     def __init__(self, wrapped: JitWrapped, entry: CacheEntry):
         self._wrapped, self._entry = wrapped, entry
-        self.jaxpr = entry.jaxpr
+        self.jaxpr = entry.closed  # (a ClosedJaxpr, under the name JAX's Traced.jaxpr has)
         self.out_tree = entry.out_tree
 
     def as_text(self) -> str:

@@ -60,17 +60,19 @@ def signature_text(key: SignatureKey, arg_names: tuple[str, ...]) -> str:
 class CacheEntry:
     """One compiled signature: what was traced, what runs, and how it has been used."""
 
-    def __init__(self, key: SignatureKey, signature: str, jaxpr: Any, out_tree: Any,
+    def __init__(self, key: SignatureKey, signature: str, closed: Any, out_tree: Any,
                  cacheable: bool = True):
         self.key = key
         self.signature = signature
-        self.jaxpr = jaxpr
+        self.closed = closed  # the ClosedJaxpr traced for this signature
         self.out_tree = out_tree
-        self.out_avals = list(jaxpr.out_avals)
+        self.out_avals = list(closed.out_avals)
         self.out_is_leaf = out_tree.num_nodes == 1 and out_tree.num_leaves == 1
         self.cacheable = cacheable
         self.executable: Any = None
         self.hits = 0
+        self.flat_key: tuple | None = None  # its key in FunctionCache.flat, if there
+        self.plan: Any = None  # the HitPlan of its last call of Arrays (hit_plan.py)
         self.compile_seconds = 0.0
         self.trace_seconds = 0.0
 
@@ -106,6 +108,9 @@ class FunctionCache:
         # new call's tree structure costs more than comparing it with the last one's, so
         # the last (structure, flat key, entry) is kept and compared first.
         self.last_pytree: tuple | None = None
+        # The last signature called, as a plan a repeated call is compared with before any
+        # of the above is built (hit_plan.py).
+        self.plan: Any = None
         self.evicted: OrderedDict[SignatureKey, None] = OrderedDict()  # to explain misses
         self.hits = 0
         self.misses = 0
@@ -160,8 +165,8 @@ class FunctionCache:
         maxsize = int(config.read("edujax_jit_cache_size"))
         while len(self.entries) > maxsize:
             old_key, evicted = self.entries.popitem(last=False)  # the least recently used
-            self.flat.pop(getattr(evicted, "flat_key", None), None)
-            self.last_pytree = None
+            self.flat.pop(evicted.flat_key, None)
+            self.last_pytree = self.plan = None
             self.evicted[old_key] = None
             if len(self.evicted) > 256:
                 self.evicted.popitem(last=False)
@@ -171,8 +176,8 @@ class FunctionCache:
         made it had never happened, so no half-made entry stays behind."""
         if self.entries.get(entry.key) is entry:
             del self.entries[entry.key]
-            self.flat.pop(getattr(entry, "flat_key", None), None)
-            self.last_pytree = None
+            self.flat.pop(entry.flat_key, None)
+            self.last_pytree = self.plan = None
             self.misses -= 1
             if self.miss_reasons:
                 self.miss_reasons.pop()
@@ -184,7 +189,7 @@ class FunctionCache:
     def clear(self) -> None:
         self.entries.clear()
         self.flat.clear()
-        self.last_pytree = None
+        self.last_pytree = self.plan = None
 
 
 def clear_all() -> None:

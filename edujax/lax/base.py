@@ -9,9 +9,10 @@ themselves they only need each other (broadcast_in_dim and reduce_sum are each o
 transposes), so they come first, and every other module of lax builds on this one; in JAX they
 are all in the one big ``lax.py``.
 
-The file ends with the lax functions of these primitives (``lax.reshape(x, shape)`` is
-``reshape_p.bind(...)`` with its arguments checked), ``full`` and friends, and the two tables
-below lax that they fill: how to make zeros for autodiff, and how vmap moves a batch dimension.
+Each primitive's block ends with its lax function (``lax.reshape(x, shape)`` is
+``reshape_p.bind(...)`` with its arguments checked); the file ends with ``full`` and friends,
+and the two tables below lax that they fill: how to make zeros for autodiff, and how vmap
+moves a batch dimension.
 """
 from __future__ import annotations
 
@@ -96,14 +97,72 @@ forwarding_rules[convert_element_type_p] = lambda avals, *, new_dtype, weak_type
     else None]
 
 
+def _is_array(x: Any) -> bool:
+    return isinstance(x, (Array, core.Tracer))
+
+
+def convert_element_type(operand, new_dtype):
+    """Cast to ``new_dtype`` (canonicalized: float64 means float32 unless x64 is on)."""
+    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    if not _is_array(operand):
+        # A Python or NumPy scalar: bind, so that eager code gets an Array back. (While
+        # staging, the constant-folding rule turns it into a literal right away.)
+        return convert_element_type_p.bind(np.asarray(operand), new_dtype=new_dtype,
+                                           weak_type=False, sharding=None)
+    return _convert_element_type(operand, new_dtype, False)
+
+
+def _convert_element_type(operand, new_dtype, weak_type: bool = False):
+    """The cast jnp uses everywhere, with JAX's shortcuts.
+
+    * A Python or NumPy scalar is converted right here with NumPy; no equation
+      is recorded, so it shows up in a jaxpr as a literal such as ``2.0:f32[]``.
+    * An array that already has the dtype and weak type is returned as is.
+    """
+    if type(operand) is Array and operand._weak_type == weak_type and \
+            operand._value.dtype == new_dtype:
+        return operand  # the common case, checked first: nothing to do
+    new_dtype = np.dtype(new_dtype)
+    if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
+        if nan_checks.CHECKING and core.at_top_level():
+            # JAX binds convert_element_type here, and checks its output
+            nan_checks.check_constant([operand])
+        if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
+            return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
+        value = np.asarray(operand).astype(new_dtype)
+        if weak_type:
+            return value.item()
+        return value[()] if core.at_top_level() else stage_p.bind(value[()])  # (see stage_p)
+    old_dtype, old_weak = dtypes.dtype_and_weak(operand)
+    if old_dtype == new_dtype and old_weak == weak_type and (
+            _is_array(operand) or isinstance(operand, np.ndarray)):
+        return operand  # nothing to do (JAX also forwards such a cast instead of staging it)
+    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type),
+                                       sharding=None)
+
+
+def asarray(x: Any) -> Any:
+    """An Array for a constant when computing eagerly; while tracing, a constant stays a
+    plain value so that it is inlined into the jaxpr as a literal (as JAX does)."""
+    if _is_array(x):
+        return x
+    if core.at_top_level():
+        dtype, weak = dtypes.dtype_and_weak(x)
+        return Array(np.asarray(x, dtype), weak)
+    return x
+
+
 # ---------------------------------------------------------------- stage
 # stage(x) is the identity that lifts a constant into the current trace (JAX's lax.stage).
 # While staging, a scalar comes back as a literal tracer: arithmetic on it is then recorded
 # in the jaxpr (``div 6.2831854820251465:f32[] 2.0:f32[]``) instead of being done at once
 # by NumPy. Eagerly it gives an Array.
-# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax's leaves them
-# NumPy scalars (folded at once), and the few jnp functions whose JAX jaxprs show the
-# difference (unwrap) stage their constant themselves.
+# NB: JAX's promote_dtypes stages every Python scalar it converts; edujax stages only a
+# scalar cast to a strong dtype while tracing (``x * 2.0`` for an f32 array x), where it
+# shows: linearizing, that literal tracer belongs to the trace outside, so the tangent side
+# keeps it as a residual, as JAX does (print_saved_residuals: "f32[] from a literal").
+# Other converted scalars stay NumPy scalars (folded at once); the few jnp functions whose
+# JAX jaxprs show the difference (unwrap) stage their constant themselves.
 stage_p = standard_primitive("stage", lambda x: x.shape, lambda x: x.dtype, lambda x: x,
                              weak_type_rule=lambda x: x.weak_type)
 const_fold_rules[stage_p] = lambda x: x
@@ -174,129 +233,6 @@ pp_eqn_rules[broadcast_in_dim_p] = hide_params("shape", "sharding",
                                                hide_if_empty=("broadcast_dimensions",))
 
 
-# ---------------------------------------------------------------- reshape
-def _reshape_shape_rule(x: ShapedArray, *, new_sizes, dimensions, sharding):
-    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
-        raise TypeError("reshape total size must be unchanged, got new_sizes "
-                        f"{tuple(new_sizes)} (of total size {int(np.prod(new_sizes))}) for shape "
-                        f"{x.shape} (of total size {x.size}).")
-    return tuple(new_sizes)
-
-
-def _reshape_impl(x, *, new_sizes, dimensions, sharding):
-    if dimensions is not None:
-        x = np.transpose(x, dimensions)
-    return np.reshape(x, new_sizes)
-
-
-reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
-
-
-def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
-    """Reshape back; a reshape that first permuted (``dimensions``) is undone by reshaping to
-    the permuted shape, then transposing back."""
-    if dimensions is None:
-        return [reshape(ct, x.aval.shape)]
-    permuted = reshape(ct, np.take(x.aval.shape, dimensions))
-    return [transpose(permuted, np.argsort(dimensions))]
-
-
-ad.deflinear(reshape_p, _reshape_transpose)
-batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
-    reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
-                None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
-
-
-# ---------------------------------------------------------------- transpose
-def _transpose_shape_rule(x: ShapedArray, *, permutation):
-    if sorted(permutation) != list(range(x.ndim)):
-        raise TypeError("transpose permutation isn't a permutation of operand dimensions, got "
-                        f"permutation {permutation} for operand shape {x.shape}.")
-    return tuple(x.shape[p] for p in permutation)
-
-
-transpose_p = shape_primitive("transpose", _transpose_shape_rule,
-                              lambda x, *, permutation: np.transpose(x, permutation))
-ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
-    transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
-# Under vmap one transpose does both jobs, as in JAX: bring the batch dimension to the front
-# and permute the others (renumbered past it).
-batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
-    transpose_p.bind(args[0], permutation=(dims[0], *(p if p < dims[0] else p + 1
-                                                      for p in permutation))), 0)
-
-
-# ---------------------------------------------------------------- reduce_sum
-def _accurate_sum(x: np.ndarray, axis: tuple, dtype: np.dtype) -> np.ndarray:
-    """``np.sum``, with the summed axes made the innermost ones first.
-
-    NumPy adds up a contiguous run of numbers *pairwise* (a tree of partial sums, error
-    ~1e-7 relative in float32), but an axis that is not innermost it sums row by row in the
-    array's own dtype: over 10000 float32 rows the rounding errors pile up to ~1e-6. XLA
-    reduces in a tree too, so a program comparing eager results with jitted ones (atol 1e-6)
-    would notice. Moving the summed axes last and making them contiguous gives every sum
-    NumPy's pairwise order; short sums (fewer than 8 numbers) are added left to right, as
-    XLA adds them. Integer sums keep their dtype, so they wrap around as XLA's do.
-    """
-    if dtype.kind not in "fc" or len(axis) == 0:
-        return np.sum(x, axis=axis, dtype=dtype)
-    kept = [d for d in range(x.ndim) if d not in axis]
-    moved = np.ascontiguousarray(np.transpose(x, [*kept, *axis]))
-    summed = int(np.prod([x.shape[a] for a in axis]))  # (not -1: arrays may be empty)
-    return np.sum(moved.reshape(moved.shape[:len(kept)] + (summed,)), axis=-1, dtype=dtype)
-
-
-reduce_sum_p = reduction("reduce_sum", _accurate_sum, accepted(NUMBER))  # axes, out_sharding
-ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
-    broadcast_in_dim(ct, x.aval.shape, tuple(np.delete(np.arange(x.aval.ndim), axes)))])
-axes_batch(reduce_sum_p)
-
-
-# ---------------------------------------------------------------- the lax functions
-def _is_array(x: Any) -> bool:
-    return isinstance(x, (Array, core.Tracer))
-
-
-def convert_element_type(operand, new_dtype):
-    """Cast to ``new_dtype`` (canonicalized: float64 means float32 unless x64 is on)."""
-    new_dtype = dtypes.canonicalize_dtype(new_dtype)
-    if not _is_array(operand):
-        # A Python or NumPy scalar: bind, so that eager code gets an Array back. (While
-        # staging, the constant-folding rule turns it into a literal right away.)
-        return convert_element_type_p.bind(np.asarray(operand), new_dtype=new_dtype,
-                                           weak_type=False, sharding=None)
-    return _convert_element_type(operand, new_dtype, False)
-
-
-def _convert_element_type(operand, new_dtype, weak_type: bool = False):
-    """The cast jnp uses everywhere, with JAX's shortcuts.
-
-    * A Python or NumPy scalar is converted right here with NumPy; no equation
-      is recorded, so it shows up in a jaxpr as a literal such as ``2.0:f32[]``.
-    * An array that already has the dtype and weak type is returned as is.
-    """
-    if type(operand) is Array and operand._weak_type == weak_type and \
-            operand._value.dtype == new_dtype:
-        return operand  # the common case, checked first: nothing to do
-    new_dtype = np.dtype(new_dtype)
-    if type(operand) in dtypes.python_scalar_types or isinstance(operand, np.generic):
-        if nan_checks.CHECKING and core.at_top_level():
-            # JAX binds convert_element_type here, and checks its output
-            nan_checks.check_constant([operand])
-        if dtypes.dtype_and_weak(operand) == (new_dtype, weak_type):
-            return operand  # e.g. 0.1 stays the Python float 0.1 (printed so in jaxprs)
-        value = np.asarray(operand).astype(new_dtype)
-        if weak_type:
-            return value.item()
-        return value[()]
-    old_dtype, old_weak = dtypes.dtype_and_weak(operand)
-    if old_dtype == new_dtype and old_weak == weak_type and (
-            _is_array(operand) or isinstance(operand, np.ndarray)):
-        return operand  # nothing to do (JAX also forwards such a cast instead of staging it)
-    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type),
-                                       sharding=None)
-
-
 def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequence[int],
                      out_sharding=None):
     # NB: like JAX, the dimensions are kept as given: the NumPy integers that JAX's own rules
@@ -306,17 +242,6 @@ def broadcast_in_dim(operand, shape: Sequence[int], broadcast_dimensions: Sequen
         return operand
     return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=dims,
                                    sharding=out_sharding)
-
-
-def asarray(x: Any) -> Any:
-    """An Array for a constant when computing eagerly; while tracing, a constant stays a
-    plain value so that it is inlined into the jaxpr as a literal (as JAX does)."""
-    if _is_array(x):
-        return x
-    if core.at_top_level():
-        dtype, weak = dtypes.dtype_and_weak(x)
-        return Array(np.asarray(x, dtype), weak)
-    return x
 
 
 def broadcast(operand, sizes: Sequence[int]):
@@ -355,6 +280,39 @@ def expand_dims(array, dimensions: Sequence[int]):
     return broadcast_in_dim(array, shape, kept)
 
 
+# ---------------------------------------------------------------- reshape
+def _reshape_shape_rule(x: ShapedArray, *, new_sizes, dimensions, sharding):
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+        raise TypeError("reshape total size must be unchanged, got new_sizes "
+                        f"{tuple(new_sizes)} (of total size {int(np.prod(new_sizes))}) for shape "
+                        f"{x.shape} (of total size {x.size}).")
+    return tuple(new_sizes)
+
+
+def _reshape_impl(x, *, new_sizes, dimensions, sharding):
+    if dimensions is not None:
+        x = np.transpose(x, dimensions)
+    return np.reshape(x, new_sizes)
+
+
+reshape_p = shape_primitive("reshape", _reshape_shape_rule, _reshape_impl)
+
+
+def _reshape_transpose(ct, x, *, new_sizes, dimensions, sharding):
+    """Reshape back; a reshape that first permuted (``dimensions``) is undone by reshaping to
+    the permuted shape, then transposing back."""
+    if dimensions is None:
+        return [reshape(ct, x.aval.shape)]
+    permuted = reshape(ct, np.take(x.aval.shape, dimensions))
+    return [transpose(permuted, np.argsort(dimensions))]
+
+
+ad.deflinear(reshape_p, _reshape_transpose)
+batching.batching_rules[reshape_p] = lambda args, dims, *, new_sizes, dimensions, sharding: (
+    reshape(moveaxis(args[0], dims[0], 0), (np.shape(args[0])[dims[0]], *new_sizes),
+                None if dimensions is None else (0, *(d + 1 for d in dimensions))), 0)
+
+
 def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None,
             out_sharding=None):
     new_sizes = tuple(int(d) for d in new_sizes)
@@ -368,11 +326,56 @@ def reshape(operand, new_sizes: Sequence[int], dimensions: Sequence[int] | None 
                           sharding=out_sharding)
 
 
+# ---------------------------------------------------------------- transpose
+def _transpose_shape_rule(x: ShapedArray, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise TypeError("transpose permutation isn't a permutation of operand dimensions, got "
+                        f"permutation {permutation} for operand shape {x.shape}.")
+    return tuple(x.shape[p] for p in permutation)
+
+
+transpose_p = shape_primitive("transpose", _transpose_shape_rule,
+                              lambda x, *, permutation: np.transpose(x, permutation))
+ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
+    transpose(ct, tuple(int(i) for i in np.argsort(permutation)))])
+# Under vmap one transpose does both jobs, as in JAX: bring the batch dimension to the front
+# and permute the others (renumbered past it).
+batching.batching_rules[transpose_p] = lambda args, dims, *, permutation: (
+    transpose_p.bind(args[0], permutation=(dims[0], *(p if p < dims[0] else p + 1
+                                                      for p in permutation))), 0)
+
+
 def transpose(operand, permutation: Sequence[int]):
     permutation = tuple(int(p) for p in permutation)
     if permutation == tuple(range(np.ndim(operand))) and _is_array(operand):
         return operand
     return transpose_p.bind(operand, permutation=permutation)
+
+
+# ---------------------------------------------------------------- reduce_sum
+def _accurate_sum(x: np.ndarray, axis: tuple, dtype: np.dtype) -> np.ndarray:
+    """``np.sum``, with the summed axes made the innermost ones first.
+
+    NumPy adds up a contiguous run of numbers *pairwise* (a tree of partial sums, error
+    ~1e-7 relative in float32), but an axis that is not innermost it sums row by row in the
+    array's own dtype: over 10000 float32 rows the rounding errors pile up to ~1e-6. XLA
+    reduces in a tree too, so a program comparing eager results with jitted ones (atol 1e-6)
+    would notice. Moving the summed axes last and making them contiguous gives every sum
+    NumPy's pairwise order; short sums (fewer than 8 numbers) are added left to right, as
+    XLA adds them. Integer sums keep their dtype, so they wrap around as XLA's do.
+    """
+    if dtype.kind not in "fc" or len(axis) == 0:
+        return np.sum(x, axis=axis, dtype=dtype)
+    kept = [d for d in range(x.ndim) if d not in axis]
+    moved = np.ascontiguousarray(np.transpose(x, [*kept, *axis]))
+    summed = int(np.prod([x.shape[a] for a in axis]))  # (not -1: arrays may be empty)
+    return np.sum(moved.reshape(moved.shape[:len(kept)] + (summed,)), axis=-1, dtype=dtype)
+
+
+reduce_sum_p = reduction("reduce_sum", _accurate_sum, accepted(NUMBER))  # axes, out_sharding
+ad.deflinear(reduce_sum_p, lambda ct, x, *, axes, out_sharding: [
+    broadcast_in_dim(ct, x.aval.shape, tuple(np.delete(np.arange(x.aval.ndim), axes)))])
+axes_batch(reduce_sum_p)
 
 
 def _axes(axes) -> tuple[int, ...]:
@@ -383,6 +386,7 @@ def reduce_sum(operand, axes: Sequence[int]):
     return reduce_sum_p.bind(operand, axes=_axes(axes), out_sharding=None)
 
 
+# ---------------------------------------------------------------- full and full_like
 def full(shape: Sequence[int], fill_value, dtype=None):
     """An array of ``shape`` filled with ``fill_value`` (a scalar broadcast, not a copy)."""
     shape = tuple(int(d) for d in np.atleast_1d(shape)) if np.ndim(shape) else \

@@ -83,6 +83,16 @@ batching.defvectorized(real_p)
 batching.defvectorized(imag_p)
 
 
+def real(x: Any) -> Any:
+    """The real part of a complex array (``lax.real``; floats are refused, as in JAX)."""
+    return real_p.bind(x)
+
+
+def imag(x: Any) -> Any:
+    """The imaginary part of a complex array (``lax.imag``)."""
+    return imag_p.bind(x)
+
+
 # ---------------------------------------------------------------- complex
 # complex(x, y) = x + iy, for float32 or float64 parts (float16 has no complex sibling).
 _COMPLEX_PARTS = Accepted(DtypeFamily("float32, float64", "f"))
@@ -129,6 +139,11 @@ ad.transpose_rules[complex_p] = _complex_transpose
 batching.defbroadcasting(complex_p)
 
 
+def complex(x: Any, y: Any) -> Any:
+    """``x + i y`` from two float arrays of one dtype (``lax.complex``)."""
+    return complex_p.bind(x, y)
+
+
 # ---------------------------------------------------------------- conj
 def _conj_dtype_rule(x: ShapedArray, *, input_dtype: np.dtype) -> np.dtype:
     check_dtype_families("conj", accepted(FLOATING, COMPLEX), x)
@@ -154,6 +169,11 @@ ad.deflinear(conj_p, _conj_transpose)
 batching.defvectorized(conj_p)
 
 
+def conj(x: Any) -> Any:
+    """The complex conjugate (``lax.conj``); a float input gives a complex output."""
+    return conj_p.bind(x, input_dtype=dtypes.dtype_and_weak(x)[0])
+
+
 # ---------------------------------------------------------------- abs of complex
 # elementwise.py defines abs; a complex input gives its float modulus (abs_p's dtype rule
 # there), and the derivative needs conj and real, so the full JVP rule is registered here.
@@ -171,25 +191,3 @@ def _abs_jvp(g, ans, x):
 
 
 ad.defjvp2(abs_p, _abs_jvp)
-
-
-# ---------------------------------------------------------------- the lax functions
-def real(x: Any) -> Any:
-    """The real part of a complex array (``lax.real``; floats are refused, as in JAX)."""
-    return real_p.bind(x)
-
-
-def imag(x: Any) -> Any:
-    """The imaginary part of a complex array (``lax.imag``)."""
-    return imag_p.bind(x)
-
-
-def complex(x: Any, y: Any) -> Any:
-    """``x + i y`` from two float arrays of one dtype (``lax.complex``)."""
-    return complex_p.bind(x, y)
-
-
-def conj(x: Any) -> Any:
-    """The complex conjugate (``lax.conj``); a float input gives a complex output."""
-    return conj_p.bind(x, input_dtype=dtypes.dtype_and_weak(x)[0])
-

@@ -100,6 +100,47 @@ def _stacked_start_indices(starts, dims) -> tuple[Any, int | None]:
 batching.batching_rules[dynamic_slice_p] = _dynamic_slice_batch
 
 
+def _dynamic_slice_indices(operand, start_indices: Sequence[Any]) -> list:
+    """Negative start indices count from the end, as in Python: ``i + size`` when ``i < 0``.
+
+    Static ints are fixed here; traced ones get ``select(i < 0, i + size, i)``, which
+    is what JAX stages too (lt, add and select_n before the slice).
+    """
+    shape = np.shape(operand)
+    if len(start_indices) != len(shape):
+        raise TypeError("dynamic_slice needs one start index per operand dimension, got "
+                        f"{len(start_indices)} for operand shape {shape}.")
+    out = []
+    for i, d in zip(start_indices, shape):
+        if isinstance(i, (int, np.integer)):
+            out.append(i + d if i < 0 else i)
+        else:
+            size = _convert_element_type(d, dtypes.dtype_and_weak(i)[0], False)
+            out.append(select(i < 0, i + size, i))
+    return out
+
+
+def dynamic_slice(operand, start_indices: Sequence[Any], slice_sizes: Sequence[int], *,
+                  allow_negative_indices: bool = True):
+    """``operand[start:start + size]`` per dimension, with traced starts (clamped in bounds)."""
+    if allow_negative_indices:
+        start_indices = _dynamic_slice_indices(operand, start_indices)
+    return dynamic_slice_p.bind(operand, *start_indices,
+                                slice_sizes=tuple(int(s) for s in slice_sizes))
+
+
+def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
+    starts = [0] * np.ndim(operand)
+    sizes = list(np.shape(operand))
+    starts[axis], sizes[axis] = start_index, slice_size
+    return dynamic_slice(operand, starts, sizes)
+
+
+def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True):
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
 def _dynamic_update_slice_shape_rule(x: ShapedArray, update: ShapedArray, *starts):
     if update.ndim != x.ndim or any(u > d for u, d in zip(update.shape, x.shape)):
         raise TypeError("dynamic_update_slice update shape must be smaller than operand shape, "
@@ -161,54 +202,12 @@ def _dynamic_update_slice_batch(args, dims):
 batching.batching_rules[dynamic_update_slice_p] = _dynamic_update_slice_batch
 
 
-# ---------------------------------------------------------------- the lax functions
-def _dynamic_slice_indices(operand, start_indices: Sequence[Any]) -> list:
-    """Negative start indices count from the end, as in Python: ``i + size`` when ``i < 0``.
-
-    Static ints are fixed here; traced ones get ``select(i < 0, i + size, i)``, which
-    is what JAX stages too (lt, add and select_n before the slice).
-    """
-    shape = np.shape(operand)
-    if len(start_indices) != len(shape):
-        raise TypeError("dynamic_slice needs one start index per operand dimension, got "
-                        f"{len(start_indices)} for operand shape {shape}.")
-    out = []
-    for i, d in zip(start_indices, shape):
-        if isinstance(i, (int, np.integer)):
-            out.append(i + d if i < 0 else i)
-        else:
-            size = _convert_element_type(d, dtypes.dtype_and_weak(i)[0], False)
-            out.append(select(i < 0, i + size, i))
-    return out
-
-
-def dynamic_slice(operand, start_indices: Sequence[Any], slice_sizes: Sequence[int], *,
-                  allow_negative_indices: bool = True):
-    """``operand[start:start + size]`` per dimension, with traced starts (clamped in bounds)."""
-    if allow_negative_indices:
-        start_indices = _dynamic_slice_indices(operand, start_indices)
-    return dynamic_slice_p.bind(operand, *start_indices,
-                                slice_sizes=tuple(int(s) for s in slice_sizes))
-
-
 def dynamic_update_slice(operand, update, start_indices: Sequence[Any], *,
                          allow_negative_indices: bool = True):
     """A copy of ``operand`` with ``update`` written at ``start_indices`` (clamped in bounds)."""
     if allow_negative_indices:
         start_indices = _dynamic_slice_indices(operand, start_indices)
     return dynamic_update_slice_p.bind(operand, update, *start_indices)
-
-
-def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
-    starts = [0] * np.ndim(operand)
-    sizes = list(np.shape(operand))
-    starts[axis], sizes[axis] = start_index, slice_size
-    return dynamic_slice(operand, starts, sizes)
-
-
-def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True):
-    out = dynamic_slice_in_dim(operand, index, 1, axis)
-    return out if keepdims else squeeze(out, (axis,))
 
 
 def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,

@@ -1,6 +1,7 @@
 """Elementwise primitives: arithmetic, math functions, comparisons, select, casts.
 
-Each primitive is one block: its definition and NumPy reference rule together.
+Each primitive is one block: its definition and NumPy reference rule, its JVP (and
+transpose, batching) rules, and last its lax function.
 Elementwise primitives take operands of one dtype and (after jnp's rank
 promotion) one shape; ``registry.broadcasting_shape_rule`` checks that.
 """
@@ -91,9 +92,36 @@ def binop(name: str, np_fn, kinds: str, warns: bool = False) -> Primitive:
     return prim
 
 
+# ---------------------------------------------------------------- lax functions
+# Each primitive's block ends with its lax function: ``lax.sin(x)`` is ``sin_p.bind(x)``.
+def _unary(prim):
+    def fn(x):
+        return prim.bind(x)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
+    return fn
+
+
+def _accurate_unary(prim):
+    def fn(x, accuracy=None):
+        return prim.bind(x, accuracy=accuracy)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
+    return fn
+
+
+def _binary(prim):
+    def fn(x, y):
+        return prim.bind(x, y)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise ``{prim.name}`` of two operands of the same dtype."
+    return fn
+
+
 # ---------------------------------------------------------------- arithmetic
 neg_p = unop("neg", np.negative, NUMBER, warns=False)
 ad.deflinear(neg_p, lambda ct, x: [neg(ct)])
+neg = _unary(neg_p)
 
 
 def _sign_impl(x: np.ndarray) -> np.ndarray:
@@ -105,6 +133,7 @@ def _sign_impl(x: np.ndarray) -> np.ndarray:
 
 sign_p = unop("sign", _sign_impl, NUMBER, warns=False)
 ad.defjvp_zero(sign_p)
+sign = _unary(sign_p)
 
 
 def _abs_dtype_rule(x: ShapedArray) -> np.dtype:
@@ -126,6 +155,7 @@ def _abs_impl(x: np.ndarray) -> np.ndarray:
 abs_p = standard_primitive("abs", _same_shape, _abs_dtype_rule, _abs_impl)
 batching.defvectorized(abs_p)
 ad.defjvp2(abs_p, lambda g, ans, x: select(ge(x, _zero(x)), g, neg(g)))
+abs = _unary(abs_p)
 add_p = binop("add", np.add, NUMBER)
 
 
@@ -147,6 +177,7 @@ def _add_transpose(ct, x, y):
 
 ad.jvp_rules[add_p] = _add_jvp
 ad.transpose_rules[add_p] = _add_transpose
+add = _binary(add_p)
 
 sub_p = binop("sub", np.subtract, NUMBER)
 
@@ -169,16 +200,20 @@ def _sub_transpose(ct, x, y):
 
 ad.jvp_rules[sub_p] = _sub_jvp
 ad.transpose_rules[sub_p] = _sub_transpose
+sub = _binary(sub_p)
 
 mul_p = binop("mul", np.multiply, NUMBER)
 ad.defbilinear(mul_p, lambda ct, x, y: _unbroadcast(x.aval, mul(ct, y)),
                lambda ct, x, y: _unbroadcast(y.aval, mul(x, ct)))
+mul = _binary(mul_p)
 max_p = binop("max", np.maximum, ANY)
 ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
            lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+max = _binary(max_p)
 min_p = binop("min", np.minimum, ANY)
 ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
            lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+min = _binary(min_p)
 
 
 def _div_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -193,6 +228,7 @@ div_p = binop("div", _div_impl, NUMBER, warns=True)
 ad.defjvp(div_p, lambda g, x, y: div(g, y),
           lambda g, x, y: mul(mul(neg(g), x), integer_pow(y, -2)))
 ad.transpose_rules[div_p] = lambda ct, x, y: [_unbroadcast(x.aval, div(ct, y)), None]
+div = _binary(div_p)
 
 
 def _rem_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -210,6 +246,7 @@ rem_p = binop("rem", _rem_impl, INT_OR_FLOAT, warns=True)
 ad.defjvp(rem_p, lambda g, x, y: _broadcast_to(g, np.broadcast_shapes(np.shape(x), np.shape(y))),
           lambda g, x, y: mul(neg(g), mul(sign(div(x, y)),
                                                       floor(abs(div(x, y))))))
+rem = _binary(rem_p)
 
 
 # pow(x, y): a float (or complex) base; the power is a float of the same dtype,
@@ -253,6 +290,7 @@ def _pow_jvp_rhs(g, ans, x, y):
 
 
 ad.defjvp2(pow_p, _pow_jvp_lhs, _pow_jvp_rhs)
+pow = _binary(pow_p)
 
 
 def _atan2_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -267,8 +305,10 @@ def _atan2_impl(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 atan2_p = binop("atan2", _atan2_impl, INEXACT, warns=True)
 ad.defjvp(atan2_p, lambda g, x, y: mul(g, div(y, add(square(x), square(y)))),
           lambda g, x, y: div(mul(g, neg(x)), add(square(x), square(y))))
+atan2 = _binary(atan2_p)
 nextafter_p = binop("nextafter", np.nextafter, FLOAT)
 ad.defjvp_zero(nextafter_p)
+nextafter = _binary(nextafter_p)
 
 
 # integer_pow: x ** y for a static Python int y, computed as XLA does, by
@@ -311,11 +351,19 @@ def _integer_pow_jvp(g, x, *, y):
 
 ad.defjvp(integer_pow_p, _integer_pow_jvp)
 
+
+def integer_pow(x, y: int):
+    """``x ** y`` for a Python int ``y``, by repeated multiplication."""
+    return integer_pow_p.bind(x, y=int(y))
+
+
 # ---------------------------------------------------------------- rounding
 floor_p = unop("floor", np.floor, FLOAT, warns=False)
 ad.defjvp_zero(floor_p)
+floor = _unary(floor_p)
 ceil_p = unop("ceil", np.ceil, FLOAT, warns=False)
 ad.defjvp_zero(ceil_p)
+ceil = _unary(ceil_p)
 
 
 def _round_impl(x: np.ndarray, *, rounding_method: int) -> np.ndarray:
@@ -334,6 +382,11 @@ ad.defjvp_zero(round_p)
 batching.defvectorized(round_p)
 
 
+def round(x, rounding_method: int = 0):
+    """Round to nearest: 0 = half away from zero (default), 1 = half to even."""
+    return round_p.bind(x, rounding_method=int(rounding_method))
+
+
 def _is_finite_dtype_rule(x: ShapedArray) -> np.dtype:
     checked_dtype_rule("is_finite", FLOAT, x)
     return dtypes.bool_
@@ -343,68 +396,95 @@ is_finite_p = standard_primitive("is_finite", _same_shape, _is_finite_dtype_rule
                                  lambda x: np.isfinite(x))
 ad.defjvp_zero(is_finite_p)
 batching.defvectorized(is_finite_p)
+is_finite = _unary(is_finite_p)
 
 # ---------------------------------------------------------------- transcendental
 exp_p = unop("exp", np.exp, INEXACT, accuracy=True)
 ad.defjvp2(exp_p, lambda g, ans, x, **p: mul(g, ans))
+exp = _accurate_unary(exp_p)
 exp2_p = unop("exp2", np.exp2, INEXACT, accuracy=True)
 ad.defjvp2(exp2_p, lambda g, ans, x, **p: mul(log(_const(x, 2)), mul(g, ans)))
+exp2 = _accurate_unary(exp2_p)
 log_p = unop("log", np.log, INEXACT, accuracy=True)
 ad.defjvp(log_p, lambda g, x, **p: div(g, x))
+log = _accurate_unary(log_p)
 log1p_p = unop("log1p", np.log1p, INEXACT, accuracy=True)
 ad.defjvp(log1p_p, lambda g, x, **p: div(g, add(x, _one(x))))
+log1p = _accurate_unary(log1p_p)
 expm1_p = unop("expm1", np.expm1, INEXACT, accuracy=True)
 ad.defjvp2(expm1_p, lambda g, ans, x, **p: mul(g, add(ans, _one(ans))))
+expm1 = _accurate_unary(expm1_p)
 tanh_p = unop("tanh", np.tanh, INEXACT, accuracy=True)
 ad.defjvp2(tanh_p, lambda g, ans, x, **p: mul(add(g, mul(g, ans)),
                                                   sub(_one(x), ans)))
+tanh = _accurate_unary(tanh_p)
 logistic_p = unop("logistic", lambda x: 1 / (1 + np.exp(-x)), INEXACT, accuracy=True)
 ad.defjvp2(logistic_p, lambda g, ans, x, **p: mul(g, mul(ans, sub(_one(ans), ans))))
+logistic = _accurate_unary(logistic_p)
 sin_p = unop("sin", np.sin, INEXACT, accuracy=True)
 ad.defjvp(sin_p, lambda g, x, **p: mul(g, cos(x)))
 ad.linearized_directly.add(sin_p)  # (only the printed jaxpr: see ad.py)
+sin = _accurate_unary(sin_p)
 cos_p = unop("cos", np.cos, INEXACT, accuracy=True)
 ad.defjvp(cos_p, lambda g, x, **p: neg(mul(g, sin(x))))
+cos = _accurate_unary(cos_p)
 tan_p = unop("tan", np.tan, INEXACT, accuracy=True)
 ad.defjvp2(tan_p, lambda g, ans, x, **p: mul(g, add(_const(x, 1), square(ans))))
+tan = _accurate_unary(tan_p)
 sqrt_p = unop("sqrt", np.sqrt, INEXACT, accuracy=True)
 ad.defjvp2(sqrt_p, lambda g, ans, x, **p: mul(g, div(_const(x, 0.5), ans)))
+sqrt = _accurate_unary(sqrt_p)
 rsqrt_p = unop("rsqrt", lambda x: 1 / np.sqrt(x), INEXACT, accuracy=True)
 ad.defjvp2(rsqrt_p, lambda g, ans, x, **p: mul(g, mul(_const(x, -0.5), div(ans, x))))
+rsqrt = _accurate_unary(rsqrt_p)
 cbrt_p = unop("cbrt", np.cbrt, FLOAT, accuracy=True)
 ad.defjvp2(cbrt_p, lambda g, ans, x, **p: mul(g, mul(_const(x, 1 / 3),
                                                        integer_pow(ans, -2))))
+cbrt = _accurate_unary(cbrt_p)
 asin_p = unop("asin", np.arcsin, INEXACT)
 ad.defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_const(x, 1), square(x)))))
+asin = _unary(asin_p)
 acos_p = unop("acos", np.arccos, INEXACT)
 ad.defjvp(acos_p, lambda g, x: mul(g, neg(rsqrt(sub(_const(x, 1), square(x))))))
+acos = _unary(acos_p)
 atan_p = unop("atan", np.arctan, INEXACT)
 ad.defjvp(atan_p, lambda g, x: div(g, add(_const(x, 1), square(x))))
+atan = _unary(atan_p)
 sinh_p = unop("sinh", np.sinh, INEXACT)
 ad.defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
+sinh = _unary(sinh_p)
 cosh_p = unop("cosh", np.cosh, INEXACT)
 ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
+cosh = _unary(cosh_p)
 asinh_p = unop("asinh", np.arcsinh, INEXACT)
 ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(square(x), _one(x)))))
+asinh = _unary(asinh_p)
 acosh_p = unop("acosh", np.arccosh, INEXACT)
 # x^2 - 1 rather than (x + 1)(x - 1), as JAX: the domain is x >= 1, where both are accurate.
 ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(sub(square(x), _one(x)))))
+acosh = _unary(acosh_p)
 atanh_p = unop("atanh", np.arctanh, INEXACT)
 # 1/(1 + x) * (g / (1 - x)), in JAX's order (its jaxprs show the reciprocal as integer_pow[y=-1])
 ad.defjvp(atanh_p, lambda g, x: mul(integer_pow(add(_one(x), x), -1), div(g, sub(_one(x), x))))
+atanh = _unary(atanh_p)
 square_p = unop("square", np.square, NUMBER, warns=False)
 ad.defjvp2(square_p, lambda g, ans, x: mul(g, mul(_const(x, 2), x)))
+square = _unary(square_p)
 
 # ---------------------------------------------------------------- logic and bits
 not_p = unop("not", lambda x: np.logical_not(x) if x.dtype == bool else np.invert(x),
              BOOL_OR_INT, warns=False)
 ad.defjvp_zero(not_p)
+bitwise_not = not_ = _unary(not_p)
 and_p = binop("and", lambda x, y: np.bitwise_and(x, y), BOOL_OR_INT)
 ad.defjvp_zero(and_p)
+bitwise_and = _binary(and_p)
 or_p = binop("or", lambda x, y: np.bitwise_or(x, y), BOOL_OR_INT)
 ad.defjvp_zero(or_p)
+bitwise_or = _binary(or_p)
 xor_p = binop("xor", lambda x, y: np.bitwise_xor(x, y), BOOL_OR_INT)
 ad.defjvp_zero(xor_p)
+bitwise_xor = _binary(xor_p)
 
 
 def _shift_impl(np_fn, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -421,12 +501,15 @@ def _logical_right_shift(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 shift_left_p = binop("shift_left", partial(_shift_impl, np.left_shift), INT)
 ad.defjvp_zero(shift_left_p)
+shift_left = _binary(shift_left_p)
 shift_right_arithmetic_p = binop("shift_right_arithmetic", partial(_shift_impl, np.right_shift),
                                  INT)
 ad.defjvp_zero(shift_right_arithmetic_p)
+shift_right_arithmetic = _binary(shift_right_arithmetic_p)
 shift_right_logical_p = binop("shift_right_logical",
                               partial(_shift_impl, _logical_right_shift), INT)
 ad.defjvp_zero(shift_right_logical_p)
+shift_right_logical = _binary(shift_right_logical_p)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -456,16 +539,22 @@ def comparison(name: str, np_fn, kinds=ANY) -> Primitive:
 
 eq_p = comparison("eq", np.equal)
 ad.defjvp_zero(eq_p)
+eq = _binary(eq_p)
 ne_p = comparison("ne", np.not_equal)
 ad.defjvp_zero(ne_p)
+ne = _binary(ne_p)
 lt_p = comparison("lt", np.less, ORDERED)
 ad.defjvp_zero(lt_p)
+lt = _binary(lt_p)
 le_p = comparison("le", np.less_equal, ORDERED)
 ad.defjvp_zero(le_p)
+le = _binary(le_p)
 gt_p = comparison("gt", np.greater, ORDERED)
 ad.defjvp_zero(gt_p)
+gt = _binary(gt_p)
 ge_p = comparison("ge", np.greater_equal, ORDERED)
 ad.defjvp_zero(ge_p)
+ge = _binary(ge_p)
 
 
 # ---------------------------------------------------------------- total-order comparisons
@@ -561,6 +650,48 @@ ad.jvp_rules[select_n_p] = _select_n_jvp
 ad.transpose_rules[select_n_p] = _select_n_transpose
 
 
+def _select_n_batch(args, dims, **params):
+    """JAX's rule, case by case, so that batched jaxprs read like JAX's: when ``which`` and
+    the cases share a batch dimension nothing moves; a scalar ``which`` leaves the cases
+    where they are; otherwise every operand gets the batch in front."""
+    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
+    which, *cases = args
+    which_dim, *case_dims = dims
+    if all(which_dim == d for d in case_dims):
+        if np.shape(which) != np.shape(cases[0]):  # a scalar which, batched: one value each
+            which = broadcast_in_dim(which, np.shape(cases[0]), [which_dim])
+        return select_n_p.bind(which, *cases), which_dim
+    if np.ndim(which) == 0 and all(d is not None for d in case_dims):
+        if all(case_dims[0] == d for d in case_dims[1:]):
+            return select_n_p.bind(which, *cases), case_dims[0]
+        if all(np.shape(cases[0]) == np.shape(c) for c in cases):
+            bdim = case_dims[0]
+            others = [batching.moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
+            return select_n_p.bind(which, cases[0], *others), bdim
+    if np.shape(which):
+        which = batching.bdim_at_front(which, which_dim, size)
+    if not all(np.shape(c) == () for c in cases):
+        cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
+    if 0 < np.ndim(which) < np.ndim(cases[0]):
+        which = broadcast_in_dim(which, np.shape(cases[0]), [0])
+    if np.ndim(which) > np.ndim(cases[0]):
+        cases = [broadcast_in_dim(c, np.shape(which), ()) for c in cases]
+    return select_n_p.bind(which, *cases), 0
+
+
+batching.batching_rules[select_n_p] = _select_n_batch
+
+
+def select_n(which, *cases):
+    """``cases[which]`` elementwise; a bool ``which`` picks cases[1] where True."""
+    return select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """``on_true`` where ``pred`` else ``on_false`` (note: select_n's order is reversed)."""
+    return select_n_p.bind(pred, on_false, on_true)
+
+
 # ---------------------------------------------------------------- clamp
 def _clamp_shape_rule(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> tuple[int, ...]:
     for bound in (lo, hi):
@@ -582,6 +713,43 @@ ad.defjvp(clamp_p,
           lambda g, lo, x, hi: select(lt(hi, x), g, full_like(x, 0)))
 
 
+def _clamp_batch(args, dims):
+    """As JAX: a clamp needs no transpose when the operands share a batch dimension (or the
+    bounds are scalars); otherwise everything moves to the front, and scalar or 1-D bounds
+    are broadcast to x's shape."""
+    (lo, x, hi), (lo_d, x_d, hi_d) = args, dims
+    size = next(np.shape(a)[d] for a, d in zip(args, dims) if d is not None)
+    if lo_d == x_d == hi_d:
+        if np.shape(lo) == np.shape(x) == np.shape(hi) or np.ndim(lo) == np.ndim(hi) == 0:
+            return clamp_p.bind(lo, x, hi), x_d
+        if np.ndim(lo) == np.ndim(hi) == 1:
+            return clamp_p.bind(broadcast_in_dim(lo, np.shape(x), [lo_d]), x,
+                                broadcast_in_dim(hi, np.shape(x), [hi_d])), x_d
+    elif np.ndim(lo) == 0 and np.ndim(hi) == 0 and x_d is not None:
+        return clamp_p.bind(lo, x, hi), x_d
+    lo, x, hi = [batching.bdim_at_front(a, d, size) if np.shape(a) else a
+                 for a, d in zip(args, dims)]
+    # Scalar bounds are broadcast to x's shape, then 1-D ones (a batch of scalars) along 0.
+    if np.ndim(lo) == 0 and np.ndim(x) > 0:
+        lo = broadcast(lo, np.shape(x))
+    if np.ndim(hi) == 0 and np.ndim(x) > 0:
+        hi = broadcast(hi, np.shape(x))
+    if 0 < np.ndim(lo) < np.ndim(x):
+        lo = broadcast_in_dim(lo, np.shape(x), [0])
+    if 0 < np.ndim(hi) < np.ndim(x):
+        hi = broadcast_in_dim(hi, np.shape(x), [0])
+    if np.ndim(lo) > np.ndim(x):  # a scalar x between batched bounds
+        x = broadcast(x, np.shape(lo))
+    return clamp_p.bind(lo, x, hi), 0
+
+
+batching.batching_rules[clamp_p] = _clamp_batch
+
+
+def clamp(min, x, max):
+    return clamp_p.bind(min, x, max)
+
+
 # ---------------------------------------------------------------- special functions
 def _erf(x: np.ndarray) -> np.ndarray:
     import math
@@ -591,6 +759,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
 erf_p = unop("erf", _erf, FLOAT)
 ad.defjvp(erf_p, lambda g, x: mul(_const(x, 2 / np.sqrt(np.pi)),
                                       mul(g, exp(neg(square(x))))))
+erf = _unary(erf_p)
 
 
 # ---------------------------------------------------------------- helpers of the AD rules
@@ -651,74 +820,6 @@ def _unbroadcast(aval: Any, ct: Any) -> Any:
     return reshape(reduce_sum(ct, dims), aval.shape)
 
 
-# ---------------------------------------------------------------- batching
-# Elementwise primitives need no thought under vmap, and get their rule where they are
-# made (``unop``, ``binop``, ``comparison``). The rules below are for the few that do.
-
-
-def _select_n_batch(args, dims, **params):
-    """JAX's rule, case by case, so that batched jaxprs read like JAX's: when ``which`` and
-    the cases share a batch dimension nothing moves; a scalar ``which`` leaves the cases
-    where they are; otherwise every operand gets the batch in front."""
-    size = next(np.shape(x)[d] for x, d in zip(args, dims) if d is not None)
-    which, *cases = args
-    which_dim, *case_dims = dims
-    if all(which_dim == d for d in case_dims):
-        if np.shape(which) != np.shape(cases[0]):  # a scalar which, batched: one value each
-            which = broadcast_in_dim(which, np.shape(cases[0]), [which_dim])
-        return select_n_p.bind(which, *cases), which_dim
-    if np.ndim(which) == 0 and all(d is not None for d in case_dims):
-        if all(case_dims[0] == d for d in case_dims[1:]):
-            return select_n_p.bind(which, *cases), case_dims[0]
-        if all(np.shape(cases[0]) == np.shape(c) for c in cases):
-            bdim = case_dims[0]
-            others = [batching.moveaxis(c, d, bdim) for c, d in zip(cases[1:], case_dims[1:])]
-            return select_n_p.bind(which, cases[0], *others), bdim
-    if np.shape(which):
-        which = batching.bdim_at_front(which, which_dim, size)
-    if not all(np.shape(c) == () for c in cases):
-        cases = [batching.bdim_at_front(c, d, size) for c, d in zip(cases, case_dims)]
-    if 0 < np.ndim(which) < np.ndim(cases[0]):
-        which = broadcast_in_dim(which, np.shape(cases[0]), [0])
-    if np.ndim(which) > np.ndim(cases[0]):
-        cases = [broadcast_in_dim(c, np.shape(which), ()) for c in cases]
-    return select_n_p.bind(which, *cases), 0
-
-
-def _clamp_batch(args, dims):
-    """As JAX: a clamp needs no transpose when the operands share a batch dimension (or the
-    bounds are scalars); otherwise everything moves to the front, and scalar or 1-D bounds
-    are broadcast to x's shape."""
-    (lo, x, hi), (lo_d, x_d, hi_d) = args, dims
-    size = next(np.shape(a)[d] for a, d in zip(args, dims) if d is not None)
-    if lo_d == x_d == hi_d:
-        if np.shape(lo) == np.shape(x) == np.shape(hi) or np.ndim(lo) == np.ndim(hi) == 0:
-            return clamp_p.bind(lo, x, hi), x_d
-        if np.ndim(lo) == np.ndim(hi) == 1:
-            return clamp_p.bind(broadcast_in_dim(lo, np.shape(x), [lo_d]), x,
-                                broadcast_in_dim(hi, np.shape(x), [hi_d])), x_d
-    elif np.ndim(lo) == 0 and np.ndim(hi) == 0 and x_d is not None:
-        return clamp_p.bind(lo, x, hi), x_d
-    lo, x, hi = [batching.bdim_at_front(a, d, size) if np.shape(a) else a
-                 for a, d in zip(args, dims)]
-    # Scalar bounds are broadcast to x's shape, then 1-D ones (a batch of scalars) along 0.
-    if np.ndim(lo) == 0 and np.ndim(x) > 0:
-        lo = broadcast(lo, np.shape(x))
-    if np.ndim(hi) == 0 and np.ndim(x) > 0:
-        hi = broadcast(hi, np.shape(x))
-    if 0 < np.ndim(lo) < np.ndim(x):
-        lo = broadcast_in_dim(lo, np.shape(x), [0])
-    if 0 < np.ndim(hi) < np.ndim(x):
-        hi = broadcast_in_dim(hi, np.shape(x), [0])
-    if np.ndim(lo) > np.ndim(x):  # a scalar x between batched bounds
-        x = broadcast(x, np.shape(lo))
-    return clamp_p.bind(lo, x, hi), 0
-
-
-batching.batching_rules[select_n_p] = _select_n_batch
-batching.batching_rules[clamp_p] = _clamp_batch
-
-
 # ---------------------------------------------------------------- bitcast_convert_type
 # Reinterpret the bits of each element as another dtype, without converting the value:
 # the uint32 0x3F800000 *is* the float32 1.0. random.uniform builds floats this way.
@@ -754,82 +855,3 @@ batching.batching_rules[bitcast_convert_type_p] = lambda args, dims, *, new_dtyp
 def bitcast_convert_type(operand: Any, new_dtype: Any) -> Any:
     """The same bits, read as ``new_dtype`` (``lax.bitcast_convert_type``)."""
     return bitcast_convert_type_p.bind(operand, new_dtype=dtypes.canonicalize_dtype(new_dtype))
-
-
-# ---------------------------------------------------------------- the lax functions
-def _unary(prim):
-    def fn(x):
-        return prim.bind(x)
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
-    return fn
-
-
-def _accurate_unary(prim):
-    def fn(x, accuracy=None):
-        return prim.bind(x, accuracy=accuracy)
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise ``{prim.name}`` (the ``{prim.name}`` primitive)."
-    return fn
-
-
-def _binary(prim):
-    def fn(x, y):
-        return prim.bind(x, y)
-    fn.__name__ = prim.name
-    fn.__doc__ = f"Elementwise ``{prim.name}`` of two operands of the same dtype."
-    return fn
-
-
-neg, sign, abs, floor, ceil, is_finite, square = map(
-    _unary, (neg_p, sign_p, abs_p, floor_p, ceil_p, is_finite_p, square_p))
-
-
-asin, acos, atan, sinh, cosh, asinh, acosh, atanh, erf = map(
-    _unary, (asin_p, acos_p, atan_p, sinh_p, cosh_p, asinh_p, acosh_p, atanh_p, erf_p))
-
-
-exp, exp2, log, log1p, expm1, tanh, logistic, sin, cos, tan, sqrt, rsqrt, cbrt = map(
-    _accurate_unary, (exp_p, exp2_p, log_p, log1p_p, expm1_p, tanh_p, logistic_p, sin_p, cos_p,
-                      tan_p, sqrt_p, rsqrt_p, cbrt_p))
-
-
-add, sub, mul, div, rem, pow, max, min, atan2, nextafter = map(
-    _binary, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p, nextafter_p))
-
-
-bitwise_and, bitwise_or, bitwise_xor = map(_binary, (and_p, or_p, xor_p))
-
-
-shift_left, shift_right_arithmetic, shift_right_logical = map(
-    _binary, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
-
-
-eq, ne, lt, le, gt, ge = map(_binary, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
-
-
-bitwise_not = not_ = _unary(not_p)
-
-
-def integer_pow(x, y: int):
-    """``x ** y`` for a Python int ``y``, by repeated multiplication."""
-    return integer_pow_p.bind(x, y=int(y))
-
-
-def round(x, rounding_method: int = 0):
-    """Round to nearest: 0 = half away from zero (default), 1 = half to even."""
-    return round_p.bind(x, rounding_method=int(rounding_method))
-
-
-def select_n(which, *cases):
-    """``cases[which]`` elementwise; a bool ``which`` picks cases[1] where True."""
-    return select_n_p.bind(which, *cases)
-
-
-def select(pred, on_true, on_false):
-    """``on_true`` where ``pred`` else ``on_false`` (note: select_n's order is reversed)."""
-    return select_n_p.bind(pred, on_false, on_true)
-
-
-def clamp(min, x, max):
-    return clamp_p.bind(min, x, max)

@@ -104,10 +104,29 @@ def _product_tree(x, one, out_shape):
 
 
 ad.jvp_rules[reduce_prod_p] = _reduce_prod_jvp
+axes_batch(reduce_prod_p)
+
+
+def reduce_prod(operand, axes: Sequence[int]):
+    return reduce_prod_p.bind(operand, axes=_axes(axes))
+
+
 reduce_max_p = reduction("reduce_max", _np_reduce(np.maximum), ANY)
 ad.defjvp2(reduce_max_p, _reduce_chooser_jvp)
+axes_batch(reduce_max_p)
+
+
+def reduce_max(operand, axes: Sequence[int]):
+    return reduce_max_p.bind(operand, axes=_axes(axes))
+
+
 reduce_min_p = reduction("reduce_min", _np_reduce(np.minimum), ANY)
 ad.defjvp2(reduce_min_p, _reduce_chooser_jvp)
+axes_batch(reduce_min_p)
+
+
+def reduce_min(operand, axes: Sequence[int]):
+    return reduce_min_p.bind(operand, axes=_axes(axes))
 
 
 def _bitwise_reduce(ufunc):
@@ -117,11 +136,30 @@ def _bitwise_reduce(ufunc):
 
 reduce_and_p = reduction("reduce_and", _bitwise_reduce(np.bitwise_and), BOOL_OR_INT)
 ad.defjvp_zero(reduce_and_p)
+axes_batch(reduce_and_p)
+
+
+def reduce_and(operand, axes: Sequence[int]):
+    return reduce_and_p.bind(operand, axes=_axes(axes))
+
+
 reduce_or_p = reduction("reduce_or", _bitwise_reduce(np.bitwise_or), BOOL_OR_INT)
 ad.defjvp_zero(reduce_or_p)
 ad.linearized_directly.add(reduce_or_p)  # (only the printed jaxpr: see ad.py)
+axes_batch(reduce_or_p)
+
+
+def reduce_or(operand, axes: Sequence[int]):
+    return reduce_or_p.bind(operand, axes=_axes(axes))
+
+
 reduce_xor_p = reduction("reduce_xor", _bitwise_reduce(np.bitwise_xor), BOOL_OR_INT)
 ad.defjvp_zero(reduce_xor_p)
+axes_batch(reduce_xor_p)
+
+
+def reduce_xor(operand, axes: Sequence[int]):
+    return reduce_xor_p.bind(operand, axes=_axes(axes))
 
 
 # ---------------------------------------------------------------- argmax / argmin
@@ -151,8 +189,22 @@ def arg_reduction(name: str, np_fn, compare_p: Primitive) -> Primitive:
 
 argmax_p = arg_reduction("argmax", np.argmax, gt_p)
 ad.defjvp_zero(argmax_p)
+axes_batch(argmax_p)
+
+
+def argmax(operand, axis: int, index_dtype):
+    return argmax_p.bind(operand, axes=(int(axis),),
+                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
 argmin_p = arg_reduction("argmin", np.argmin, lt_p)
 ad.defjvp_zero(argmin_p)
+axes_batch(argmin_p)
+
+
+def argmin(operand, axis: int, index_dtype):
+    return argmin_p.bind(operand, axes=(int(axis),),
+                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
 
 
 # ---------------------------------------------------------------- cumulative reductions
@@ -166,13 +218,66 @@ def cumulative(name: str, np_fn) -> Primitive:
                               weak_type_rule=first_input_weak_type_rule)
 
 
+# A scan along one axis: the batch dimension stays where it is (as in JAX), and the axis
+# shifts past it if it comes after.
+def _axis_batch(prim):
+    def rule(args, dims, *, axis, **params):
+        (x,), (bdim,) = args, dims
+        return prim.bind(x, axis=axis if axis < bdim else axis + 1, **params), bdim
+    batching.batching_rules[prim] = rule
+
+
+# cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
+# cumulative op as lax.associative_scan (a parallel prefix scan made of slices, pads and the
+# combining op, edujax/lax/associative_scan.py) and differentiate *that*. It stays correct
+# with zeros (cumprod) and ties (cummax), unlike a division trick, and its jaxpr under grad
+# is JAX's, equation for equation.
+def _lowest_value(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _highest_value(dtype):
+    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def _cumulative_jvp(combine):
+    def rule(primals, tangents, *, axis, reverse):
+        (x,), (t,) = primals, tangents
+        scan = partial(associative_scan, combine, axis=axis, reverse=reverse)
+        (out,), (t_out,) = ad.jvp_flat(lambda x: [scan(x)], [x], [ad.instantiate_zeros(t)])
+        return out, t_out
+    return rule
+
+
+def _cumulative(prim):
+    def fn(operand, axis: int = 0, reverse: bool = False):
+        return prim.bind(operand, axis=int(axis) % builtins.max(np.ndim(operand), 1),
+                         reverse=bool(reverse))
+    fn.__name__ = prim.name
+    return fn
+
+
 cumsum_p = cumulative("cumsum", lambda x, axis: np.cumsum(x, axis, dtype=x.dtype))
 ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [
     cumsum(ct, axis, reverse=not reverse)])
+_axis_batch(cumsum_p)
+cumsum = _cumulative(cumsum_p)
 cumprod_p = cumulative("cumprod", lambda x, axis: np.cumprod(x, axis, dtype=x.dtype))
+ad.jvp_rules[cumprod_p] = _cumulative_jvp(mul)
+_axis_batch(cumprod_p)
+cumprod = _cumulative(cumprod_p)
 cummax_p = cumulative("cummax", lambda x, axis: np.maximum.accumulate(x, axis))
+ad.jvp_rules[cummax_p] = _cumulative_jvp(max)
+_axis_batch(cummax_p)
+cummax = _cumulative(cummax_p)
 cummin_p = cumulative("cummin", lambda x, axis: np.minimum.accumulate(x, axis))
+ad.jvp_rules[cummin_p] = _cumulative_jvp(min)
+_axis_batch(cummin_p)
+cummin = _cumulative(cummin_p)
 cumlogsumexp_p = cumulative("cumlogsumexp", lambda x, axis: np.logaddexp.accumulate(x, axis))
+ad.jvp_rules[cumlogsumexp_p] = _cumulative_jvp(logaddexp)
+_axis_batch(cumlogsumexp_p)
+cumlogsumexp = _cumulative(cumlogsumexp_p)
 
 
 # ---------------------------------------------------------------- sort
@@ -225,23 +330,6 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 ad.jvp_rules[sort_p] = _sort_jvp
 
 
-# ---------------------------------------------------------------- batching
-# A scan along one axis: the batch dimension stays where it is (as in JAX), and the axis
-# shifts past it if it comes after.
-def _axis_batch(prim):
-    def rule(args, dims, *, axis, **params):
-        (x,), (bdim,) = args, dims
-        return prim.bind(x, axis=axis if axis < bdim else axis + 1, **params), bdim
-    batching.batching_rules[prim] = rule
-
-
-for _p in [reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p, reduce_or_p,
-           reduce_xor_p, argmax_p, argmin_p]:
-    axes_batch(_p)
-for _p in [cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p]:
-    _axis_batch(_p)
-
-
 def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
     """Sort every operand along the same axis: the batch dimension of the first batched
     operand is where all batch dimensions go (an unbatched operand, such as argsort's
@@ -257,82 +345,6 @@ def _sort_batch(args, dims, *, dimension, is_stable, num_keys):
 
 
 batching.batching_rules[sort_p] = _sort_batch
-
-
-# ---------------------------------------------------------------- cumulative JVPs
-# cumprod/cummax/cummin/cumlogsumexp are differentiated the way JAX does it: write the
-# cumulative op as lax.associative_scan (a parallel prefix scan made of slices, pads and the
-# combining op, edujax/lax/associative_scan.py) and differentiate *that*. It stays correct
-# with zeros (cumprod) and ties (cummax), unlike a division trick, and its jaxpr under grad
-# is JAX's, equation for equation.
-def _lowest_value(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
-def _highest_value(dtype):
-    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
-
-
-def _cumulative_jvp(combine):
-    def rule(primals, tangents, *, axis, reverse):
-        (x,), (t,) = primals, tangents
-        scan = partial(associative_scan, combine, axis=axis, reverse=reverse)
-        (out,), (t_out,) = ad.jvp_flat(lambda x: [scan(x)], [x], [ad.instantiate_zeros(t)])
-        return out, t_out
-    return rule
-
-
-ad.jvp_rules[cumprod_p] = _cumulative_jvp(mul)
-ad.jvp_rules[cummax_p] = _cumulative_jvp(max)
-ad.jvp_rules[cummin_p] = _cumulative_jvp(min)
-ad.jvp_rules[cumlogsumexp_p] = _cumulative_jvp(logaddexp)
-
-
-# ---------------------------------------------------------------- the lax functions
-def reduce_prod(operand, axes: Sequence[int]):
-    return reduce_prod_p.bind(operand, axes=_axes(axes))
-
-
-def reduce_max(operand, axes: Sequence[int]):
-    return reduce_max_p.bind(operand, axes=_axes(axes))
-
-
-def reduce_min(operand, axes: Sequence[int]):
-    return reduce_min_p.bind(operand, axes=_axes(axes))
-
-
-def reduce_and(operand, axes: Sequence[int]):
-    return reduce_and_p.bind(operand, axes=_axes(axes))
-
-
-def reduce_or(operand, axes: Sequence[int]):
-    return reduce_or_p.bind(operand, axes=_axes(axes))
-
-
-def reduce_xor(operand, axes: Sequence[int]):
-    return reduce_xor_p.bind(operand, axes=_axes(axes))
-
-
-def argmax(operand, axis: int, index_dtype):
-    return argmax_p.bind(operand, axes=(int(axis),),
-                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
-
-
-def argmin(operand, axis: int, index_dtype):
-    return argmin_p.bind(operand, axes=(int(axis),),
-                         index_dtype=dtypes.canonicalize_dtype(index_dtype))
-
-
-def _cumulative(prim):
-    def fn(operand, axis: int = 0, reverse: bool = False):
-        return prim.bind(operand, axis=int(axis) % builtins.max(np.ndim(operand), 1),
-                         reverse=bool(reverse))
-    fn.__name__ = prim.name
-    return fn
-
-
-cumsum, cumprod, cummax, cummin, cumlogsumexp = map(
-    _cumulative, (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p))
 
 
 def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):

@@ -38,6 +38,14 @@ batching.batching_rules[squeeze_p] = lambda args, dims, *, dimensions: (
     squeeze_p.bind(moveaxis(args[0], dims[0], 0), dimensions=tuple(d + 1 for d in dimensions)), 0)
 
 
+def squeeze(array, dimensions: Sequence[int]):
+    ndim = np.ndim(array)
+    dims = tuple(sorted(d % ndim for d in dimensions)) if ndim else ()
+    if not dims and _is_array(array):
+        return array
+    return squeeze_p.bind(array, dimensions=dims)
+
+
 # ---------------------------------------------------------------- rev
 rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
                         lambda x, *, dimensions: np.flip(x, tuple(dimensions)) if dimensions
@@ -45,6 +53,10 @@ rev_p = shape_primitive("rev", lambda x, *, dimensions: x.shape,
 ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
 batching.batching_rules[rev_p] = lambda args, dims, *, dimensions: (  # the bdim stays put
     rev_p.bind(args[0], dimensions=tuple(d + (d >= dims[0]) for d in dimensions)), dims[0])
+
+
+def rev(operand, dimensions: Sequence[int]):
+    return rev_p.bind(operand, dimensions=tuple(dimensions))
 
 
 # ---------------------------------------------------------------- concatenate
@@ -111,6 +123,12 @@ def _batch_in_front(args, dims) -> list:
 batching.batching_rules[concatenate_p] = _concatenate_batch
 
 
+def concatenate(operands: Sequence[Any], dimension: int):
+    if len(operands) == 1 and _is_array(operands[0]):
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=int(dimension))
+
+
 # ---------------------------------------------------------------- stack
 # stack(*xs, axis): arrays of one shape and dtype, joined along a new axis.
 # (JAX 0.10 made this a primitive of its own; before, jnp.stack concatenated
@@ -167,6 +185,12 @@ def _stack_batch(args, dims, *, axis):
 ad.jvp_rules[stack_p] = _stack_jvp
 ad.transpose_rules[stack_p] = _stack_transpose
 batching.batching_rules[stack_p] = _stack_batch
+
+
+def stack(operands: Sequence[Any], axis: int = 0):
+    """Join arrays of one shape along a new ``axis`` (the ``stack`` primitive)."""
+    ndim = np.ndim(operands[0]) if operands else 0
+    return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))
 
 
 # ---------------------------------------------------------------- unstack
@@ -237,6 +261,11 @@ def _tile_transpose(ct, x, *, reps):
 ad.deflinear(tile_p, _tile_transpose)
 batching.batching_rules[tile_p] = lambda args, dims, *, reps: (  # the bdim stays put
     tile_p.bind(args[0], reps=(*reps[:dims[0]], 1, *reps[dims[0]:])), dims[0])
+
+
+def tile(operand, reps: Sequence[int]):
+    """Repeat the whole array ``reps[i]`` times along each dimension i."""
+    return tile_p.bind(operand, reps=tuple(int(r) for r in reps))
 
 
 # ---------------------------------------------------------------- pad
@@ -319,6 +348,12 @@ def _pad_batch(args, dims, *, padding_config):
 batching.batching_rules[pad_p] = _pad_batch
 
 
+def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
+    # NB: the values are kept as given (as JAX does), so NumPy ints print as np.int64(2).
+    return pad_p.bind(operand, padding_value,
+                      padding_config=tuple(tuple(p) for p in padding_config))
+
+
 # ---------------------------------------------------------------- iota
 def _iota_abstract_eval(*, dtype, shape, dimension, sharding):
     if np.dtype(dtype).kind not in "iufc":
@@ -337,6 +372,16 @@ def _iota_impl(*, dtype, shape, dimension, sharding):
 iota_p = Primitive("iota")
 core.abstract_eval_rules[iota_p] = _iota_abstract_eval
 core.impl_rules[iota_p] = _iota_impl
+
+
+def iota(dtype, size: int):
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0,
+                       sharding=None)
+
+
+def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape),
+                       dimension=int(dimension), sharding=None)
 
 
 # ---------------------------------------------------------------- slice
@@ -393,81 +438,6 @@ def _slice_batch(args, dims, *, start_indices, limit_indices, strides):
 batching.batching_rules[slice_p] = _slice_batch
 
 
-# ---------------------------------------------------------------- split
-def _split_abstract_eval(x: ShapedArray, *, sizes, axis):
-    if sum(sizes) != x.shape[axis]:
-        raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the "
-                         f"operand shape {x.shape}")
-    return [x.update(shape=x.shape[:axis] + (int(s),) + x.shape[axis + 1:]) for s in sizes]
-
-
-split_p = Primitive("split")
-split_p.multiple_results = True
-core.abstract_eval_rules[split_p] = _split_abstract_eval
-core.impl_rules[split_p] = lambda x, *, sizes, axis: np.split(x, np.cumsum(sizes)[:-1], axis)
-
-
-def _split_jvp(primals, tangents, *, sizes, axis):
-    outs = split_p.bind(*primals, sizes=sizes, axis=axis)
-    t, = tangents
-    if type(t) is ad.Zero:
-        return outs, [ad.Zero.from_value(o) for o in outs]
-    return outs, split_p.bind(t, sizes=sizes, axis=axis)
-
-
-ad.jvp_rules[split_p] = _split_jvp
-ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
-    concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
-batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (  # the bdim stays put
-    split_p.bind(args[0], sizes=sizes, axis=axis + (axis >= dims[0])), [dims[0]] * len(sizes))
-
-
-# ---------------------------------------------------------------- the lax functions
-def squeeze(array, dimensions: Sequence[int]):
-    ndim = np.ndim(array)
-    dims = tuple(sorted(d % ndim for d in dimensions)) if ndim else ()
-    if not dims and _is_array(array):
-        return array
-    return squeeze_p.bind(array, dimensions=dims)
-
-
-def rev(operand, dimensions: Sequence[int]):
-    return rev_p.bind(operand, dimensions=tuple(dimensions))
-
-
-def concatenate(operands: Sequence[Any], dimension: int):
-    if len(operands) == 1 and _is_array(operands[0]):
-        return operands[0]
-    return concatenate_p.bind(*operands, dimension=int(dimension))
-
-
-def stack(operands: Sequence[Any], axis: int = 0):
-    """Join arrays of one shape along a new ``axis`` (the ``stack`` primitive)."""
-    ndim = np.ndim(operands[0]) if operands else 0
-    return stack_p.bind(*operands, axis=int(axis) % (ndim + 1))
-
-
-def tile(operand, reps: Sequence[int]):
-    """Repeat the whole array ``reps[i]`` times along each dimension i."""
-    return tile_p.bind(operand, reps=tuple(int(r) for r in reps))
-
-
-def pad(operand, padding_value, padding_config: Sequence[tuple[int, int, int]]):
-    # NB: the values are kept as given (as JAX does), so NumPy ints print as np.int64(2).
-    return pad_p.bind(operand, padding_value,
-                      padding_config=tuple(tuple(p) for p in padding_config))
-
-
-def iota(dtype, size: int):
-    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0,
-                       sharding=None)
-
-
-def broadcasted_iota(dtype, shape: Sequence[int], dimension: int):
-    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape),
-                       dimension=int(dimension), sharding=None)
-
-
 def slice(operand, start_indices, limit_indices, strides=None):
     # The numbers are kept as given, as JAX keeps them (and so prints np.int64(0) where a
     # rule computed them with NumPy, as pad's transpose does); strides (1,) stays (1,).
@@ -506,6 +476,33 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
     return out if keepdims else squeeze(out, (axis,))
 
 
+# ---------------------------------------------------------------- split
+def _split_abstract_eval(x: ShapedArray, *, sizes, axis):
+    if sum(sizes) != x.shape[axis]:
+        raise ValueError(f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the "
+                         f"operand shape {x.shape}")
+    return [x.update(shape=x.shape[:axis] + (int(s),) + x.shape[axis + 1:]) for s in sizes]
+
+
+split_p = Primitive("split")
+split_p.multiple_results = True
+core.abstract_eval_rules[split_p] = _split_abstract_eval
+core.impl_rules[split_p] = lambda x, *, sizes, axis: np.split(x, np.cumsum(sizes)[:-1], axis)
+
+
+def _split_jvp(primals, tangents, *, sizes, axis):
+    outs = split_p.bind(*primals, sizes=sizes, axis=axis)
+    t, = tangents
+    if type(t) is ad.Zero:
+        return outs, [ad.Zero.from_value(o) for o in outs]
+    return outs, split_p.bind(t, sizes=sizes, axis=axis)
+
+
+ad.jvp_rules[split_p] = _split_jvp
+ad.transpose_rules[split_p] = lambda cts, x, *, sizes, axis: [
+    concatenate([ad.instantiate_zeros(ct) for ct in cts], axis)]
+batching.batching_rules[split_p] = lambda args, dims, *, sizes, axis: (  # the bdim stays put
+    split_p.bind(args[0], sizes=sizes, axis=axis + (axis >= dims[0])), [dims[0]] * len(sizes))
 
 
 def split(operand, sizes: Sequence[int], axis: int = 0):

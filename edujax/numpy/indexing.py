@@ -798,10 +798,39 @@ def _clamp_int(i: int, size: int) -> int:
 def getitem(arr: Any, idx: Any) -> Any:
     """``arr[idx]`` with JAX's semantics (Array.__getitem__ and Tracer.__getitem__)."""
     if type(arr) is Array and type(core.current_trace()) is core.EvalTrace:
+        if _on_several_devices(arr):
+            return _take_on_devices(arr, idx)
         result = _numpy_fast_path(arr, idx)
         if result is not None:
             return result
     return rewriting_take(arr, idx)
+
+
+def _on_several_devices(arr: Array) -> bool:
+    return arr._sharding is not None and len(arr._sharding.device_set) > 1
+
+
+def _take_on_devices(arr: Array, idx: Any) -> Any:
+    """Eager ``x[1]`` of an array laid out on several devices is a gather, as in JAX (whose
+    slice rule does not yet know how to cut a block): its sharding rule asks that the
+    dimensions it cuts into be whole. Indexing that cuts nothing (``x[:]``) stays a slice."""
+    indexer = NDIndexer.from_raw_indices(idx, np.shape(arr))
+    if not _cuts(indexer):
+        return rewriting_take(arr, idx)
+    return _gather(arr, indexer.expand_bool_indices(), indices_are_sorted=False,
+                   unique_indices=False, mode=None, fill_value=None, normalize_indices=True)
+
+
+def _cuts(indexer: NDIndexer) -> bool:
+    """Whether an index takes part of some axis (JAX's ``has_partial_slices``)."""
+    for i in indexer.indices:
+        if i.kind in (IndexKind.INTEGER, IndexKind.ARRAY, IndexKind.BOOLEAN):
+            return True
+        if i.kind == IndexKind.SLICE:
+            start, stop, step = i.index.indices(indexer.shape[i.axes[0]])
+            if abs(step) != 1 or abs(stop - start) != indexer.shape[i.axes[0]]:
+                return True
+    return False
 
 
 def rewriting_take(arr: Any, idx: Any, *, indices_are_sorted: bool = False,

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from edujax.abstract_arrays import ShapedArray
 from edujax.sharding.mesh import AxisType
 from edujax.sharding.named_sharding import NamedSharding
@@ -145,6 +147,86 @@ def _dot_general_rule(prim: Any, avals: list, params: dict, out: ShapedArray) ->
     return _make(avals, [ls[d] for d in lb] + free_l + free_r)
 
 
+def _reshape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """A reshape keeps a layout when it splits one dimension into several or merges several
+    into one (or only adds or drops dimensions of size 1), and the mesh axes still divide
+    the sizes: ``f32[8@x,4] -> f32[32@x]``, ``f32[8@x,4@y] -> f32[32@(x,y)]``. Anything
+    else would move data between devices: a ``ShardingTypeError`` asking for
+    ``out_sharding`` (as JAX's rule; edujax groups the dimensions more simply)."""
+    if params.get("sharding") is not None:
+        return params["sharding"].abstract()
+    operand, spec, new = avals[0], _spec(avals[0]), tuple(params["new_sizes"])
+    if all(e is None for e in spec):
+        return _make(avals, [])
+    if [n for n in operand.shape if n != 1] == [n for n in new if n != 1]:
+        kept = iter(e for n, e in zip(operand.shape, spec) if n != 1)
+        return _make(avals, [None if n == 1 else next(kept) for n in new])
+    mesh = _first_sharding(avals).mesh
+    groups = _reshape_groups(operand.shape, new)
+    changed = [g for g in groups if len(g[0]) != 1 or len(g[1]) != 1]
+    if len(changed) != 1 or params.get("dimensions") is not None or \
+            (len(changed[0][0]) > 1 and len(changed[0][1]) > 1):
+        raise _reshape_error(operand, new)
+    out_spec: list = []
+    for old_dims, new_dims in groups:
+        merged = [spec[d] for d in old_dims]
+        while merged and merged[-1] is None:
+            merged.pop()
+        if None in merged:  # (a whole dimension before a split one: blocks would interleave)
+            raise _reshape_error(operand, new)
+        axes = [a for e in merged for a in axes_of(e)]
+        out_spec += _split_axes(axes, [new[d] for d in new_dims], mesh, operand, new)
+    return _make(avals, out_spec)
+
+
+def _reshape_groups(old: tuple, new: tuple) -> list[tuple[list, list]]:
+    """Consecutive dimensions of ``old`` and ``new`` with equal products, paired: (8, 4) to
+    (32,) is ``[([0, 1], [0])]``; (8, 4) to (8, 2, 2) is ``[([0], [0]), ([1], [1, 2])]``."""
+    groups, i, j = [], 0, 0
+    while i < len(old) or j < len(new):
+        olds, news = [i], [j]
+        a, b = old[i] if i < len(old) else 1, new[j] if j < len(new) else 1
+        while a != b:
+            if a < b:
+                i += 1
+                olds.append(i)
+                a *= old[i]
+            else:
+                j += 1
+                news.append(j)
+                b *= new[j]
+        groups.append(([d for d in olds if d < len(old)], [d for d in news if d < len(new)]))
+        i, j = i + 1, j + 1
+    return groups
+
+
+def _split_axes(axes: list, sizes: list, mesh: Any, operand: Any, new: tuple) -> list:
+    """The mesh axes of one (merged) dimension dealt out to the new dimensions, major first,
+    each axis dividing what is left of its dimension."""
+    out, it = [], iter(axes)
+    for size in sizes:
+        taken = []
+        while size > 1:
+            axis = next(it, None)
+            if axis is None:
+                break
+            size, left = divmod(size, mesh.shape[axis])
+            if left:
+                raise _reshape_error(operand, new)
+            taken.append(axis)
+        out.append(None if not taken else taken[0] if len(taken) == 1 else tuple(taken))
+    if next(it, None) is not None:
+        raise _reshape_error(operand, new)
+    return out
+
+
+def _reshape_error(operand: Any, new: tuple) -> ShardingTypeError:
+    return ShardingTypeError(
+        "This reshape is not supported. Please specify the sharding of the output via the "
+        f"`out_sharding` argument of jax.lax.reshape. Got operand type: {operand}, new sizes: "
+        f"{new}")
+
+
 def _explicit(avals: list, entry: Any) -> bool:
     mesh = _first_sharding(avals).mesh
     return any(mesh.axis_type(a) == AxisType.Explicit for a in axes_of(entry))
@@ -159,13 +241,43 @@ def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any
     return _make(avals, [e for d, e in enumerate(_spec(avals[0])) if d not in dims])
 
 
+def _slice_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """Under jit, ``x[2:6]`` is a ``slice``: every device keeps its part of a split dimension
+    cut to the new size, so that size must still divide evenly over the dimension's axes.
+    (Eager indexing of an array on several devices is a gather instead, as in JAX.)"""
+    operand, spec = avals[0], _spec(avals[0])
+    mesh = _first_sharding(avals).mesh
+    for n, m, e in zip(operand.shape, out.shape, spec):
+        parts = int(np.prod([mesh.shape[a] for a in axes_of(e)] or [1]))
+        if n != m and _explicit(avals, e) and m % parts:
+            raise ShardingTypeError(
+                f"{'slicing' if prim.name == 'slice' else prim.name}"
+                f" on sharded dims where out dim ({m}) is not divisible by mesh axes ({parts})"
+                f" with spec ({_entry_str(e)}) is not implemented. Got input "
+                f"type={operand.str_short(True)} and output shape={out.shape}")
+    return _make(avals, spec)
+
+
+def _entry_str(entry: Any) -> str:
+    return ", ".join(axes_of(entry))
+
+
 def _gather_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
-    if any(_explicit(avals, e) for e in _spec(avals[0])):
+    """The dimensions a gather slices into must be whole on every device; the others keep
+    their layout in the output, where the gather's offset dimensions put them."""
+    operand, spec = avals[0], _spec(avals[0])
+    dnums, sizes = params["dimension_numbers"], params["slice_sizes"]
+    sliced = [d for d in dnums.start_index_map if sizes[d] != operand.shape[d]]
+    if any(_explicit(avals, spec[d]) for d in sliced) or dnums.operand_batching_dims:
         raise ShardingTypeError(
             "Use `.at[...].get(out_sharding=)` to provide output PartitionSpec for the gather "
             "indexing as out sharding could not be resolved unambiguously (or would require "
-            f"collectives on inputs). Got operand={avals[0]!r}, indices={_indices(avals)}")
-    return None
+            f"collectives on inputs). Got operand={operand!r}, indices={_indices(avals)}")
+    kept = [spec[d] for d in range(len(spec)) if d not in dnums.collapsed_slice_dims]
+    out_spec: list = [None] * len(out.shape)
+    for d, e in zip(dnums.offset_dims, kept):
+        out_spec[d] = e
+    return _make(avals, out_spec)
 
 
 def _indices(avals: list) -> str:
@@ -183,7 +295,8 @@ sharding_rules: dict[str, Callable] = {
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule, "reshard": _reshard_rule,
     "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
-    "gather": _gather_rule, "dynamic_slice": _gather_rule, "slice": _gather_rule,
+    "gather": _gather_rule, "slice": _slice_rule, "dynamic_slice": _slice_rule,
+    "reshape": _reshape_rule,
 }
 
 

@@ -10,6 +10,7 @@
     viz.trace(f, x)          # tracing one bind at a time: trace, level, avals, the jaxpr so far
     viz.lineage(f, x)        # Python, jaxpr and generated kernel side by side, linked lines
     viz.grad_stages(f, x)    # grad stage by stage: JVP, partial evaluation, transposition
+    viz.vmap_stages(f, xs)   # vmap equation by equation: each variable's batch dimension
     viz.sharding(x)          # an array on a mesh, coloured by device
     viz.sharding(jax.jit(f), x)  # ... and the collectives f's per-device program sends
 
@@ -25,8 +26,10 @@ from edujax.viz.sharding import ShardingView, sharding
 from edujax.viz.stages import StagesView, grad_stages
 from edujax.viz.timing import SweepView, TimingView, sweep, timing
 from edujax.viz.trace import TraceView, trace
+from edujax.viz.vmap_stages import VmapStagesView, vmap_stages
 from edujax.viz.tree import TreeView, tree
 
 __all__ = ["graph", "tree", "cache", "timing", "sweep", "trace", "lineage", "grad_stages",
-           "sharding", "GraphView", "TreeView", "CacheView", "TimingView", "SweepView",
-           "TraceView", "LineageView", "StagesView", "ShardingView"]
+           "vmap_stages", "sharding", "GraphView", "TreeView", "CacheView", "TimingView",
+           "SweepView", "TraceView", "LineageView", "StagesView", "VmapStagesView",
+           "ShardingView"]

@@ -31,7 +31,7 @@ class CacheRow:
     signature: str  # "x: f32[3,4], y: f32[4]"
     statics: str  # "n=2" or ""
     backend: str
-    tier: str  # "numba", "reference", "not compiled"...
+    tier: str  # "reference", "direct", "object file", "numba", "not compiled"...
     hits: int  # calls that found this signature already compiled
     trace_ms: float
     compile_ms: float

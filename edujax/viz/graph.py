@@ -2,7 +2,7 @@
 
     viz.graph(f, x)              # the jaxpr of f at x, as make_jaxpr(f)(x) prints it
     viz.graph(jax.jit(f), x)     # what jit compiles, with its Numba fusion groups shaded
-    viz.graph(closed_jaxpr)      # a jaxpr you already have
+    viz.graph(closed)            # a (Closed)Jaxpr you already have
 
 For a jitted function the picture is the jaxpr the Numba backend compiles: nested calls
 pasted in, unused equations dropped (``jit(f).lower(x).compile().as_text()`` prints the same

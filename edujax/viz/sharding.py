@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from edujax.language import Text
 from edujax.sharding.visualize import blocks, draw
 from edujax.spmd import HLO_NAMES, PerDeviceExecutable
 from edujax.viz.view import View, escape
@@ -31,9 +32,33 @@ COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b
            "#86bcb6", "#d4a6c8"]
 CELL = 150  # pixels for the longer side of an array's rectangle
 
+# What the view says, in the notebook's language (edujax/language.py).
+ARGUMENT = Text("argument {k}", "인수 {k}")
+OUTPUT = Text("output {k}", "출력 {k}")
+ALL = Text("all {n}", "전체 {n}")
+MESH = Text("mesh ({names}):", "메시 ({names}):")
+TITLE = Text("{name} over {axes}", "{axes} 축을 따른 {name}")
+OVER = Text("{name} over {axes} -> {outs}", "{axes} 축을 따른 {name} -> {outs}")
+GROUPS = Text("XLA: {hlo}; {n} group(s) of {size}", "XLA: {hlo}; {size}개 장치씩 {n}개 무리")
+BETWEEN = Text("{line}  (XLA: {hlo})  between devices {groups}",
+               "{line}  (XLA: {hlo})  장치 무리 {groups}")
+NO_COLLECTIVES = Text("no collectives: every device computes its block on its own",
+                      "집합 통신 없음: 모든 장치가 자기 블록을 혼자 계산합니다")
+
 
 def colour(device_id: int) -> str:
     return COLOURS[device_id % len(COLOURS)]
+
+
+# White text with a dark outline reads on every device colour, the light ones (yellow, pink)
+# and the striped blocks of a replicated axis alike.
+ON_COLOUR = 'fill="white" stroke="#222" stroke-width="2" paint-order="stroke"'
+
+
+def ink(background: str) -> str:
+    """Dark text on a light colour, white text on a dark one (the legend's chips)."""
+    r, g, b = (int(background[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#222" if 0.299 * r + 0.587 * g + 0.114 * b > 0.62 else "white"
 
 
 @dataclass
@@ -68,7 +93,7 @@ def collectives(executable: PerDeviceExecutable) -> list[Collective]:
 
 def _eqn_line(eqn: Any) -> str:
     outs = " ".join(f"{v.aval.str_short()}" for v in eqn.outvars)
-    return f"{eqn.primitive.name} over {', '.join(map(str, _axes(eqn)))} -> {outs}"
+    return OVER.format(name=eqn.primitive.name, axes=", ".join(map(str, _axes(eqn))), outs=outs)
 
 
 def _axes(eqn: Any) -> tuple:
@@ -94,9 +119,9 @@ class ShardingView(View):
         parts = [f"{name}: {_shape_str(shape)}\n{draw(shape, s)}" for name, shape, s in self.arrays]
         for c in self.collectives:
             groups = "; ".join("{" + ", ".join(map(str, g)) + "}" for g in c.groups)
-            parts.append(f"{c.line}  (XLA: {HLO_NAMES[c.name]})  between devices {groups}")
+            parts.append(BETWEEN.format(line=c.line, hlo=HLO_NAMES[c.name], groups=groups))
         if self.executable is not None and not self.collectives:
-            parts.append("no collectives: every device computes its block on its own")
+            parts.append(str(NO_COLLECTIVES))
         return "\n".join(parts)
 
     # ---- static HTML
@@ -141,7 +166,7 @@ def _array_svg(name: str, shape: tuple, sharding: Any) -> str:
                      'fill="none" stroke="#222"/>')
         label = _label(ids, bw, sharding)
         parts.append(f'<text x="{bx + bw / 2:.1f}" y="{by + bh / 2 + 4:.1f}" '
-                     f'text-anchor="middle" fill="white" font-weight="bold">'
+                     f'text-anchor="middle" {ON_COLOUR} font-weight="bold">'
                      f'{escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -151,7 +176,7 @@ def _label(ids: list, width: float, sharding: Any) -> str:
     """``CPU 0,2`` where it fits, else the ids alone; ``all 8`` for a block every device
     holds."""
     if len(ids) > 1 and len(ids) == len(getattr(sharding, "device_set", ())):
-        return f"all {len(ids)}"
+        return ALL.format(n=len(ids))
     text = "CPU " + ",".join(map(str, ids))
     return text if 8 * len(text) + 6 < width else ",".join(map(str, ids))
 
@@ -172,11 +197,11 @@ def _collective_svg(c: Collective, mesh: Any) -> str:
     ids = [d.id for d in mesh.devices.flat]
     place = {i: (20 + (k % cols) * step + 10, 40 + (k // cols) * step + 10)
              for k, i in enumerate(ids)}
+    title = TITLE.format(name=c.name, axes=", ".join(map(str, c.axes)))
+    groups = GROUPS.format(hlo=HLO_NAMES[c.name], n=len(c.groups), size=len(c.groups[0]))
     parts = [f'<svg width="{max(w, 260)}" height="{h}" role="img">',
-             f'<text x="1" y="12" font-weight="bold">{escape(c.name)} over '
-             f'{escape(", ".join(map(str, c.axes)))}</text>',
-             f'<text x="1" y="27" fill="#555">XLA: {escape(HLO_NAMES[c.name])}; '
-             f'{len(c.groups)} group(s) of {len(c.groups[0])}</text>']
+             f'<text x="1" y="12" font-weight="bold">{escape(title)}</text>',
+             f'<text x="1" y="27" fill="#555">{escape(groups)}</text>']
     for g in c.groups:
         pts = [place[i] for i in g]
         for (x1, y1), (x2, y2) in zip(pts, pts[1:]):  # (a chain: a ring's last link would cross it)
@@ -184,7 +209,7 @@ def _collective_svg(c: Collective, mesh: Any) -> str:
                          'stroke-width="4" stroke-linecap="round" opacity="0.8"/>')
     for i, (x, y) in place.items():
         parts.append(f'<circle cx="{x}" cy="{y}" r="13" fill="{colour(i)}" stroke="#222"/>'
-                     f'<text x="{x}" y="{y + 4}" text-anchor="middle" fill="white" '
+                     f'<text x="{x}" y="{y + 4}" text-anchor="middle" {ON_COLOUR} '
                      f'font-weight="bold">{i}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -192,11 +217,12 @@ def _collective_svg(c: Collective, mesh: Any) -> str:
 
 def _legend(mesh: Any) -> str:
     names = ", ".join(f"{a}={n}" for a, n in zip(mesh.axis_names, mesh.axis_sizes))
-    chips = "".join(f'<span style="background:{colour(d.id)};color:white;padding:1px 6px;'
+    chips = "".join(f'<span style="background:{colour(d.id)};color:{ink(colour(d.id))};'
+                    'padding:1px 6px;'
                     f'margin-right:4px;border-radius:3px">CPU {d.id}</span>'
                     for d in mesh.devices.flat)
     return (f'<div style="margin-top:8px;font-family:sans-serif;font-size:12px">'
-            f'mesh ({escape(names)}): {chips}</div>')
+            f'{escape(MESH.format(names=names))} {chips}</div>')
 
 
 def sharding(f_or_array: Any, *args: Any) -> ShardingView:
@@ -213,6 +239,6 @@ def sharding(f_or_array: Any, *args: Any) -> ShardingView:
                          "cannot partition): there are no collectives to draw")
     outs = compiled(*args)
     outs = outs if isinstance(outs, (tuple, list)) else [outs]
-    arrays = [(f"argument {k}", tuple(np.shape(a)), a.sharding) for k, a in enumerate(args)]
-    arrays += [(f"output {k}", tuple(np.shape(o)), o.sharding) for k, o in enumerate(outs)]
+    arrays = [(ARGUMENT.format(k=k), tuple(np.shape(a)), a.sharding) for k, a in enumerate(args)]
+    arrays += [(OUTPUT.format(k=k), tuple(np.shape(o)), o.sharding) for k, o in enumerate(outs)]
     return ShardingView(arrays, executable)

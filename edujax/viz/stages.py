@@ -20,12 +20,13 @@ from typing import Any, Callable
 
 from edujax import source_info
 from edujax.api import make_jaxpr, shaped_abstractify
+from edujax.api_util import flatten_fun_nokwargs, leaves_only
 from edujax.autodiff import jvp, vjp
 from edujax.interpreters import ad
 from edujax.interpreters import partial_eval as pe
 from edujax.jaxpr import Var
-from edujax.pretty import PpContext, format_doc, pp_eqn
-from edujax.tree_util import tree_flatten, tree_map, tree_unflatten
+from edujax.pretty import PpContext, format_doc, pp_atom, pp_eqn
+from edujax.tree_util import tree_flatten, tree_map
 from edujax.viz.view import View, escape
 
 
@@ -71,14 +72,14 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
     """The three stages of ``grad(fun)`` at ``args`` (``fun`` returns a scalar)."""
     tangents = tree_map(_ones_like, args)
     jvp_jaxpr = make_jaxpr(lambda *a: jvp(lambda *p: fun(*p), a, tangents))(*args)
-    stage_jvp = Stage("1. JVP", _lines(jvp_jaxpr.eqns, "jvp", _context(jvp_jaxpr.jaxpr.invars)))
+    stage_jvp = Stage("1. JVP", _lines(jvp_jaxpr.eqns, "jvp", _context(
+        jvp_jaxpr.jaxpr.constvars, jvp_jaxpr.jaxpr.invars)))
 
     flat, in_tree = tree_flatten(args)
     found: dict = {}
 
     def linearized(*leaves: Any) -> tuple[list, None]:
-        def flat_fun(*xs: Any) -> list:
-            return tree_flatten(fun(*tree_unflatten(in_tree, list(xs))))[0]
+        flat_fun, _ = leaves_only(flatten_fun_nokwargs(fun, in_tree))
         with source_info.transform_name_stack("jvp"):
             outs, linear, _ = ad.linearize_flat(flat_fun, list(leaves))
         found["linear"] = linear
@@ -89,10 +90,10 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
     n_res = len(linear.consts)
     res_out = known.jaxpr.outvars[len(known.jaxpr.outvars) - n_res:]
     res_vars = {v for v in res_out if type(v) is Var}
-    ctx = _context(known.jaxpr.invars, linear.jaxpr.invars)
+    ctx = _context(known.jaxpr.constvars, known.jaxpr.invars, linear.jaxpr.invars)
     for const, out in zip(linear.jaxpr.constvars, res_out):  # a residual: one name, both sides
-        if type(out) is Var:
-            ctx.names[const] = ctx.name(out)
+        # (a literal residual, a scalar constant the tangent reads, is shown as its value)
+        ctx.names[const] = ctx.name(out) if type(out) is Var else pp_atom(out, ctx)
     split = (_lines(known.eqns, "known", ctx, res_vars)
              + _lines(linear.jaxpr.eqns, "unknown", ctx))
     stage_pe = Stage("2. partial evaluation", split)
@@ -100,7 +101,8 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
     _, pullback = vjp(fun, *args)
     backward = make_jaxpr(pullback)(1.0)
     stage_t = Stage("3. transposition",
-                    _lines(backward.eqns, "backward", _context(backward.jaxpr.invars)))
+                    _lines(backward.eqns, "backward",
+                           _context(backward.jaxpr.constvars, backward.jaxpr.invars)))
     return [stage_jvp, stage_pe, stage_t]
 
 

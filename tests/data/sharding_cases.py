@@ -26,6 +26,16 @@ _A2 = _IMPORTS + ("mesh = jax.make_mesh((4, 2), ('x', 'y'), "
                   "axis_types=(AxisType.Auto, AxisType.Auto))\n")
 
 
+_GRAD_SETUP = _MESH + (
+    "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+    "w = jax.device_put(jnp.arange(12.).reshape(4, 3) / 10, NamedSharding(mesh, P('y', None)))\n"
+    "@partial(jax.shard_map, mesh=mesh, in_specs=(P('x', 'y'), P('y', None)),"
+    " out_specs=P('x', None))\n"
+    "def mm(a, b):\n    return jax.lax.psum(jnp.sin(a) @ b, 'y')\n"
+    "def loss(w, x):\n    return (mm(x, w) ** 2).sum()\n")
+_GRAD = _GRAD_SETUP + "with jax.set_mesh(mesh):\n    g = jax.grad(loss, argnums=(0, 1))(w, x)\n"
+
+
 def _viz(setup: str, expr: str) -> str:
     return setup + ("buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
                     f"    jax.debug.visualize_array_sharding({expr})\nout = buf.getvalue()\n")
@@ -347,6 +357,136 @@ CASES = {
                                "out = jax.make_jaxpr(f)(jnp.zeros((8, 4)))"),
     "wsc_eager": _AUTO + ("y = jax.lax.with_sharding_constraint(jnp.arange(8.), NamedSharding(mesh, P('x')))\n"
                           "out = y.sharding"),
+    # ---- indexing an array on a mesh: eagerly a gather, whose dimensions cut into must be
+    # whole; under jit a slice, which keeps the layout if the cut sizes still divide evenly
+    "index_eager_row_of_split_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = (jax.typeof(z[1]), z[1])"),
+    "index_eager_columns_of_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = (jax.typeof(z[:, 1:3]), z[:, 1:3][3])"),
+    "index_eager_split_column": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = z[:, 1]"),
+    "index_eager_whole_slice": _X + "out = jax.typeof(x[:])",
+    "index_jaxpr_row": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.make_jaxpr(lambda a: a[1])(z)"),
+    "index_jit_even_slice": _X + "out = jax.typeof(jax.jit(lambda a: a[4:])(x))",
+    "index_jit_even_slice_values": _X + "out = jax.jit(lambda a: a[4:])(x)",
+    "index_jit_uneven_slice": _X + "out = jax.jit(lambda a: a[1:])(x)",
+    "index_jit_row": _X + "out = jax.jit(lambda a: a[1])(x)",
+    # ---- shard_map called eagerly: the body runs op by op on every device's block
+    "eager_shard_map_print": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    print(a * 10)\n    return a + 1\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jnp.arange(16.))\nout = (buf.getvalue(), y)"),
+    "eager_shard_map_print_explicit": _M1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    print(a * 10)\n    return a + 1\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jax.device_put(jnp.arange(16.), NamedSharding(mesh, P('i'))))\n"
+        "out = (buf.getvalue(), y, jax.typeof(y))"),
+    "eager_shard_map_print_2d": _MESH + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('x', 'y'), out_specs=P(None, 'y'))\n"
+        "def f(a):\n    s = jax.lax.psum(a, 'x')\n    print(s)\n    return s\n"
+        "buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
+        "    y = f(jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y'))))\n"
+        "out = (buf.getvalue(), y, jax.typeof(y))"),
+    "eager_shard_map_if_on_invariant": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "def f(a):\n    total = jax.lax.psum(a.sum(), 'i')\n"
+        "    return total * 2 if total > 100 else total\n"
+        "out = f(jnp.arange(16.))"),
+    "eager_shard_map_if_on_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return a * 2 if a.sum() > 10 else a\n"
+        "out = f(jnp.arange(16.))"),
+    "eager_shard_map_axis_index": _A1 + (
+        "f = jax.shard_map(lambda a: a + jax.lax.axis_index('i'), mesh=mesh, in_specs=P('i'),"
+        " out_specs=P('i'))\nout = f(jnp.zeros(8, dtype=jnp.int32))"),
+    "eager_shard_map_out_not_replicated": _A1 + (
+        "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "out = f(jnp.arange(8.))"),
+    # ---- pcast (to='varying'), a type's manual_axis_type, random draws laid out on a mesh
+    "pcast_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P(), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying') * 2\n"
+        "out = (f(jnp.arange(4.)), jax.make_jaxpr(f)(jnp.arange(4.)))"),
+    "pcast_already_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying')\n"
+        "out = jax.make_jaxpr(f)(jnp.arange(8.))"),
+    "manual_axis_type_varying": _MESH + (
+        "seen = []\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x'))\n"
+        "def f(a):\n    s = jax.lax.psum(a, 'y')\n"
+        "    seen.append((jax.typeof(a).manual_axis_type.varying == {'x', 'y'},"
+        " jax.typeof(s).manual_axis_type.varying == {'x'}))\n    return s\n"
+        "f(jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y'))))\n"
+        "out = seen"),
+    "random_normal_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.normal(jax.random.key(0), (8, 4), out_sharding=P('x', 'y'))\n"
+        "out = (jax.typeof(r), r.addressable_shards[5].data)"),
+    "random_uniform_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.uniform(jax.random.key(1), (8, 4), out_sharding=P(None, 'y'))\n"
+        "out = (jax.typeof(r), r)"),
+    # ---- reshape keeps a layout when it merges or splits one group of dimensions
+    "reshape_merge_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = jax.typeof(z.reshape(32))"),
+    "reshape_merge_both": _X + "out = jax.typeof(jnp.reshape(x, (32,)))",
+    "reshape_split": _X + "out = jax.typeof(jnp.reshape(x, (8, 2, 2)))",
+    "reshape_split_rows_of_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.typeof(jnp.reshape(z, (2, 4, 4)))"),
+    "reshape_error": _X + "out = jnp.reshape(x, (4, 8))",
+    "reshape_merge_whole_then_split": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jnp.reshape(z, (32,))"),
+    "reshape_add_unit_dims": _X + "out = jax.typeof(jnp.reshape(x, (1, 8, 1, 4)))",
+    "reshape_jaxpr": _X + "out = jax.make_jaxpr(lambda a: a.reshape(32))(x)",
+    "reshape_values": _X + "out = (jnp.reshape(x, (32,)).addressable_shards[3].data,\n"
+                            "       np.asarray(jax.jit(lambda a: a.reshape(8, 2, 2) * 2)(x))[5])",
+    "reshape_out_sharding": _X + (
+        "out = jax.typeof(jax.lax.reshape(x, (4, 8), out_sharding=NamedSharding(mesh, P('x', None))))"),
+    # ---- differentiating shard_map (values rounded: the last float32 digit depends on the
+    # order of the sums) and a matmul on Explicit axes, whose transpose keeps the layout
+    "grad_shard_map_wrt_weights": _GRAD + "out = (jax.typeof(g[0]), np.round(np.asarray(g[0]), 3))",
+    "grad_shard_map_wrt_data": _GRAD + "out = (jax.typeof(g[1]), np.round(np.asarray(g[1]), 3))",
+    "grad_jit_shard_map": _GRAD_SETUP + (
+        "with jax.set_mesh(mesh):\n    g = jax.jit(jax.grad(loss))(w, x)\n"
+        "out = (jax.typeof(g), np.round(np.asarray(g), 3))"),
+    "jvp_shard_map": _GRAD_SETUP + (
+        "with jax.set_mesh(mesh):\n"
+        "    p, t = jax.jvp(lambda v: mm(x, v), (w,), (jnp.ones_like(w),))\n"
+        "out = (jax.typeof(t), np.round(np.asarray(t), 3))"),
+    "grad_shard_map_replicated_param": _MESH + (
+        "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('x', 'y'), P()), out_specs=P())\n"
+        "def f(a, c):\n    g = jax.lax.all_gather(a, 'y', tiled=True, axis=1)\n"
+        "    return jax.lax.pmean((g * c).sum(), ('x', 'y'))\n"
+        "with jax.set_mesh(mesh):\n    out = jax.grad(f, argnums=(0, 1))(x, 2.0)"),
+    "grad_shard_map_remat_all_gather": _A1 + (
+        "w = jnp.arange(16.).reshape(8, 2) / 10\nx = jnp.arange(16.).reshape(8, 2)\n"
+        "@partial(jax.remat, policy=lambda op, *_, **__: str(op) != 'all_gather')\n"
+        "def pred(wf, xs):\n    W = jax.lax.all_gather(wf, 'i', tiled=True)\n"
+        "    return jnp.tanh(xs @ W.T / 10)\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('i'), P('i')), out_specs=P())\n"
+        "def loss(wf, xs):\n    return jax.lax.pmean(pred(wf, xs).sum(), 'i')\n"
+        "out = np.round(np.asarray(jax.grad(loss)(w, x)), 4)"),
+    "grad_shard_map_ppermute": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.ppermute(a, 'i', [(j, (j + 1) % 8) for j in range(8)]) * a\n"
+        "out = jax.grad(lambda a: f(a).sum())(jnp.arange(8.))"),
+    "grad_explicit_matmul": _GRAD_SETUP + (
+        "def loss2(w, x):\n"
+        "    return (jnp.matmul(jnp.sin(x), w, out_sharding=NamedSharding(mesh, P('x', None))) ** 2).sum()\n"
+        "with jax.set_mesh(mesh):\n    g = jax.grad(loss2)(w, x)\n"
+        "out = (jax.typeof(g), np.round(np.asarray(g), 3))"),
     # ---- float0: the gradient of an integer input (issue 31's "also")
     "float0_dtype": "out = jax.dtypes.float0",
     "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",

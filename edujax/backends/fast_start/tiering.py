@@ -4,7 +4,9 @@ Numba needs a fraction of a second (or more) to compile a kernel, while JAX's fi
 a small function takes about 0.1 s. So a new signature first runs on the reference
 interpreter (tier ``"reference"``), while a background thread imports the generated module
 and compiles its kernels; when that is done, the executable switches itself to the kernels
-(tier ``"numba"``). The jit cache entry reports the tier (``f.cache_info()``).
+(tier ``"numba"``: the tier names the compiler the kernels came from, and a program edujax's
+own compiler took is ``"direct"`` from its first call). The jit cache entry reports the tier
+(``f.cache_info()``).
 
 The compile is queued right after the first call returns (or by ``wait()``), so that the
 first call has the CPU to itself. A single worker thread compiles one program after the
@@ -63,7 +65,8 @@ def wait_until_idle() -> None:
 
 
 class TieredExecutable:
-    """Runs ``fallback`` until ``compile_program()`` returns the fast executable."""
+    """Runs ``fallback`` until ``compile_program()`` returns the fast executable (and its
+    tier)."""
 
     def __init__(self, fallback: Any, compile_program: Callable[[], Any],
                  text: Callable[[], str], on_error: Callable[[BaseException], None]):
@@ -83,8 +86,7 @@ class TieredExecutable:
 
     def _compile(self) -> None:
         try:
-            self._impl = self._compile_program()
-            self.tier = "numba"
+            self._impl, self.tier = self._compile_program()
         except BaseException as e:  # noqa: BLE001 - keep running on the interpreter
             self.error = e
             self._on_error(e)
@@ -101,6 +103,11 @@ class TieredExecutable:
         finally:
             self.start()
 
+    def direct_call(self) -> Any:
+        """What a jit cache hit may call instead of this object, once the compile is over
+        (the kernels' driver, or the interpreter if it failed); None before."""
+        return self._impl if self.ready.is_set() else None
+
     def wait(self, timeout: float | None = None) -> str:
         """Block until the background compile is over; return the tier."""
         self.start()
@@ -108,9 +115,9 @@ class TieredExecutable:
         return self.tier
 
     def as_text(self) -> str:
-        status = {"numba": "compiled: calls run the kernels below",
-                  "reference": "still compiling: calls run on the reference interpreter"}
-        line = f"# tier: {self.tier} ({status.get(self.tier, self.tier)})"
         if self.error is not None:
-            line = f"# tier: reference (compiling failed: {self.error!r})"
-        return line + "\n" + self._text()
+            return f"# tier: reference (compiling failed: {self.error!r})\n" + self._text()
+        if self.tier == "reference":
+            return ("# tier: reference (still compiling: calls run on the reference "
+                    "interpreter)\n" + self._text())
+        return self._text()  # (the compiled program's text names its own tier)

@@ -3,7 +3,7 @@
 How ``jit(f)(x)`` runs here, file by file. The first three are passes the CUDA backend
 shares (``backends/passes/``):
 
-1. ``passes/inline.py``    flattens the jaxpr: calls of nested jitted functions (and
+1. ``passes/inline.py``    inlines the calls: calls of nested jitted functions (and
                            custom_jvp / custom_vjp bodies) are pasted in, unused equations
                            are dropped; random keys become uint32 words and the key
                            primitives threefry (``passes/keys.py``); a ``split`` becomes one
@@ -36,8 +36,10 @@ kernels without Numba, the Python source turned into LLVM IR with Numba's typing
 (``translate.py``), for the subset the code generator writes (``EDUJAX_DIRECT=0``: always
 Numba); ``aot.py`` writes the kernels' machine code out as an object file that a later
 process loads with LLVM alone (``EDUJAX_AOT=0`` turns the files off). The executable's
-``kernels_from`` says which of them built the kernels: ``"numba"``, ``"direct"`` or
-``"object file"``.
+``tier`` (``kernels_from``) names which of them built the kernels: ``"direct"``,
+``"object file"`` or ``"numba"``; a tiered one says ``"reference"`` until its switch. By
+default most kernels come from ``direct``; Numba, whose name the package bears (the code
+generator writes for it), compiles the modules the direct compiler declines.
 
 Importing this package only registers the backend: Numba itself is imported the first
 time a jaxpr is compiled, so ``import edujax`` stays fast.

@@ -31,7 +31,7 @@ from edujax.backends.numba_cpu.blas import dot_on_free_cores
 from edujax.backends.numba_cpu.codegen import generate_module
 from edujax.backends.numba_cpu.provenance import annotate
 from edujax.backends.passes.fusion import partition
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.backends.fast_start.interrupts import NEVER, interrupt_in_chain, watch_interrupts
 from edujax.backends.numba_cpu.steps import c_order, make_call
 from edujax.backends.fast_start.tiering import TieredExecutable, tiered_enabled
@@ -64,13 +64,25 @@ def header() -> str:
             "The file name is a hash of this text: it is never edited or rewritten.")
 
 
-class NumbaProgram:
-    """A jaxpr as a generated module: ``load()`` compiles it, then call it like a function."""
+# What ``as_text()`` says of each tier: which compiler made the kernels below.
+KERNELS_FROM = {
+    "direct": "the kernels below were compiled by edujax's own compiler (direct.py, LLVM "
+              "through llvmlite), without Numba",
+    "object file": "the kernels below were loaded as machine code from an object file an "
+                   "earlier process wrote (aot.py), without Numba",
+    "numba": "the kernels below were compiled by Numba",
+}
 
-    tier = "numba"
+
+class NumbaProgram:
+    """A jaxpr as a generated module: ``load()`` compiles it, then call it like a function.
+
+    Its ``tier`` names the compiler its kernels came from: ``"direct"`` (edujax's own,
+    ``direct.py``), ``"object file"`` (machine code an earlier process left, ``aot.py``) or
+    ``"numba"``."""
 
     def __init__(self, closed: ClosedJaxpr):
-        flat = flatten(closed)
+        flat = inline_calls(closed)
         self.jaxpr = flat.jaxpr
         self.module = generate_module(flat.jaxpr, partition(flat.jaxpr), header())
         consts = [*zip(flat.consts, (v.aval for v in flat.jaxpr.constvars)),
@@ -78,7 +90,7 @@ class NumbaProgram:
         self.consts = [c_order(to_numpy(c, aval)) for c, aval in consts]
         self.calls = [make_call(step.eqn, NumbaProgram) for step in self.module.calls]
         self._run: Any = None
-        self.kernels_from = ""  # once loaded: "numba", "object file" (aot.py) or "direct"
+        self.kernels_from = ""  # once loaded: "direct", "object file" (aot.py) or "numba"
         self._module: Any = None  # the imported module, when Numba loaded it
         self._export_after_call = False  # (see export_later)
         self._not_direct = False  # direct.py declined this module (see compile_directly)
@@ -117,6 +129,11 @@ class NumbaProgram:
                 return self
         self._export_after_call = True
         return self
+
+    @property
+    def tier(self) -> str:
+        """Where the kernels came from (what the jit cache entry and ``%jittime`` show)."""
+        return self.kernels_from or "not compiled"
 
     def export_later(self) -> None:
         """Have ``aot.py`` write the kernels Numba compiled out as an object file, on the
@@ -188,6 +205,11 @@ class NumbaProgram:
         self.call = (self._call if self._long_running
                      else functools.partial(run, self.consts, self.calls, NEVER))
 
+    def direct_call(self) -> Any:
+        """What a jit cache hit may call instead of this object (``call``: the driver, its
+        first arguments bound); None until the first call has queued the export."""
+        return None if self._export_after_call or self._run is None else self.call
+
     def __call__(self, *args: np.ndarray) -> list:
         if self._export_after_call:
             try:
@@ -211,12 +233,8 @@ class NumbaProgram:
         and the user's line it came from (provenance.py: the notes are not in the source
         that was compiled, whose text keys the caches)."""
         parts = [annotate(self.module.source, self.module.provenance)]
-        if self.kernels_from == "object file":
-            parts.insert(0, "# The kernels below were loaded as machine code from an object file"
-                            " (aot.py), without Numba.")
-        elif self.kernels_from == "direct":
-            parts.insert(0, "# The kernels below were compiled by edujax's own compiler "
-                            "(direct.py, LLVM through llvmlite), without Numba.")
+        if self.kernels_from:
+            parts.insert(0, f"# tier: {self.tier} ({KERNELS_FROM[self.tier]})")
         for i, call in enumerate(self.calls):
             for label, program in call.programs():
                 parts += [f"# {'=' * 88}", f"# rules[{i}] ({call.__class__.__name__}): {label}",
@@ -250,12 +268,13 @@ def _warn_in_memory(error: BaseException) -> None:
                        type(error).__name__, error)
 
 
-def _switch_to(program: NumbaProgram) -> Any:
+def _switch_to(program: NumbaProgram) -> tuple[Any, str]:
     """What a tiered executable runs in the background: compile, and queue the export
-    (which runs after the executable has switched to the kernels)."""
+    (which runs after the executable has switched to the kernels). Returns what to call
+    from then on and its tier."""
     program.load()
     program.export_later()
-    return program.call
+    return program.call, program.tier
 
 
 class NumbaBackend:
@@ -269,8 +288,9 @@ class NumbaBackend:
         except Exception as e:  # noqa: BLE001 - a codegen bug must not break the user's program
             _fallback_warning(closed, e)
             return ReferenceExecutable(closed)
-        if tiered_enabled() and not (program.load_object_file()  # (fast: no need to tier)
-                                     or program.compile_directly()):
+        if program.load_object_file() or program.compile_directly():
+            return program  # milliseconds, without Numba: nothing to tier
+        if tiered_enabled():
             return TieredExecutable(ReferenceExecutable(closed), lambda: _switch_to(program),
                                     program.as_text,
                                     lambda e: _fallback_warning(closed, e))

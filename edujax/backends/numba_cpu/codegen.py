@@ -1,7 +1,8 @@
 """Code generation: each fusion group becomes an ``@njit`` loop nest, the schedule a driver.
 
-Codegen is data: this file only writes Python source text (``compile`` in ``backend.py``
-hands it to Numba). For ``selu`` on f32[1000] the kernel reads::
+Codegen is data: this file only writes Python source text (``backend.py`` has it compiled:
+by edujax's own compiler, ``fast_start/direct.py``, when every kernel lies in the corner of
+Python it covers, else by Numba). For ``selu`` on f32[1000] the kernel reads::
 
     @njit(cache=True, error_model="numpy")
     def fused_0(A, G):
@@ -51,8 +52,8 @@ from edujax.backends.passes.lowering import (constant, literal_array, literal_ex
                                                 np_name, reference_rule_label)
 from edujax.abstract_arrays import ShapedArray
 from edujax.jaxpr import Jaxpr, JaxprEqn, Literal, Var
-from edujax.pretty import PpContext, format_doc, jaxprs_in_params, pp_eqn, pp_jaxpr
-from edujax.backends.numba_cpu.provenance import Origin
+from edujax.pretty import PpContext, format_doc, pp_eqn, pp_jaxpr
+from edujax.backends.numba_cpu.provenance import origins_by_name
 
 # The type of the ``stop`` flag a compiled loop called from Python takes first.
 STOP_AVAL = ShapedArray((1,), np.dtype(np.int32))
@@ -774,21 +775,6 @@ def _moves(view: JaxprEqn) -> bool:
 
 
 # ====================================================================== the module
-def _origins(jaxpr: Jaxpr, names: Names) -> dict:
-    """Each equation's output variables, nested jaxprs' too, by their generated name."""
-    origins = {}
-    todo = [jaxpr]
-    while todo:
-        j = todo.pop()
-        for eqn in j.eqns:
-            origin = Origin(names.eqn_text(eqn), eqn.source_info)
-            for v in eqn.outvars:
-                if type(v) is Var:
-                    origins.setdefault(names(v), origin)
-            todo.extend(jaxprs_in_params(eqn.params))
-    return origins
-
-
 def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedModule:
     """The full source for ``jaxpr``: imports, the @njit functions (kernels, compiled loops
     and their programs), then the driver."""
@@ -806,7 +792,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
     out.driver = driver
-    out.provenance = _origins(jaxpr, names)
+    out.provenance = origins_by_name(jaxpr, names)
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
                            + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from edujax.backends.numba_cpu import kernels
 from edujax.backends.passes.fusion import CallStep, partition
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.backends.passes.lowering import SUPPORTED_DTYPES, np_name
 from edujax.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn
 
@@ -54,7 +54,7 @@ TOP_LEVEL_DECORATOR = DECORATOR[:-1] + ", nogil=True)"
 class Program:
     """A jaxpr that can run entirely inside Numba, ready to be written as one function."""
 
-    jaxpr: Jaxpr  # flattened (inline.py)
+    jaxpr: Jaxpr  # calls inlined (inline.py)
     consts: list  # the values of jaxpr.constvars
     steps: list  # fusion.partition's schedule
     loops: dict = field(default_factory=dict)  # step index -> programs of a compiled loop
@@ -72,7 +72,7 @@ def sub_jaxprs(eqn: JaxprEqn) -> list[tuple[str, ClosedJaxpr]]:
 
 def plan(closed: ClosedJaxpr) -> tuple[Program | None, str]:
     """``closed`` as a Program if every step of it can run inside Numba, else why not."""
-    flat = flatten(closed)
+    flat = inline_calls(closed)
     jaxpr = flat.jaxpr
     for v in (*jaxpr.constvars, *jaxpr.invars, *jaxpr.outvars):
         if v.aval.dtype not in SUPPORTED_DTYPES:

@@ -13,6 +13,8 @@ import re
 from typing import Any, NamedTuple
 
 from edujax import source_info
+from edujax.jaxpr import Var
+from edujax.pretty import jaxprs_in_params
 
 # "    c = exp_f32(a)", "acc_c += a", "ACC_C[i0] = ...", "C[i0] = c": the name a statement sets
 _TARGET = re.compile(r"^(\s*)(?:acc_|ACC_)?([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*(?:[-+*/|&^]?=)\s")
@@ -26,6 +28,22 @@ class Origin(NamedTuple):
     def comment(self) -> str:
         where = source_info.summarize(self.place)
         return f"{self.eqn_text}" + (f"  <- {where}" if where else "")
+
+
+def origins_by_name(jaxpr: Any, names: Any) -> dict[str, Origin]:
+    """Each equation's output variables, nested jaxprs' too, by their generated name
+    (``names``: the code generator's ``Names``, jaxpr variable -> Python name)."""
+    origins = {}
+    todo = [jaxpr]
+    while todo:
+        j = todo.pop()
+        for eqn in j.eqns:
+            origin = Origin(names.eqn_text(eqn), eqn.source_info)
+            for v in eqn.outvars:
+                if type(v) is Var:
+                    origins.setdefault(names(v), origin)
+            todo.extend(jaxprs_in_params(eqn.params))
+    return origins
 
 
 def statement_origins(source: str, provenance: dict[str, Origin]) -> list[Origin | None]:
@@ -55,13 +73,17 @@ def _only_moves(line: str, name: str) -> bool:
     return rhs.startswith("np.empty(") or rhs.startswith(name.upper() + "[")
 
 
-def annotate(source: str, provenance: dict[str, Any]) -> str:
-    """``source`` with each equation's first statement followed by ``# equation <- place``."""
+def annotate(source: str, provenance: dict[str, Any],
+             origins: list[Origin | None] | None = None) -> str:
+    """``source`` with each equation's first statement followed by ``# equation <- place``
+    (``origins``: one per line, when another backend finds them its own way)."""
     if not provenance:
         return source
     lines = source.splitlines()
     out = []
-    for line, origin in zip(lines, statement_origins(source, provenance)):
+    if origins is None:
+        origins = statement_origins(source, provenance)
+    for line, origin in zip(lines, origins):
         where = source_info.summarize(origin.place) if origin is not None else ""
         if origin is None:
             out.append(line)

@@ -23,10 +23,12 @@ import numpy as np
 
 from edujax.backends.fast_start.cache import load_module
 from edujax.backends.passes.fusion import partition
-from edujax.backends.passes.inline import flatten
+from edujax.backends.passes.inline import inline_calls
 from edujax.backends.numba_cuda import runtime
 from edujax.backends.numba_cuda.array import CudaArray
 from edujax.backends.numba_cuda.codegen import generate_module
+from edujax.backends.numba_cuda.provenance import cuda_statement_origins
+from edujax.backends.numba_cpu.provenance import annotate
 from edujax.backends.numba_cuda.steps import host_value, make_step
 from edujax.backends.reference import ReferenceExecutable
 from edujax.jaxpr import ClosedJaxpr, to_numpy
@@ -61,7 +63,7 @@ class CudaProgram:
     tier = "cuda"
 
     def __init__(self, closed: ClosedJaxpr):
-        flat = flatten(closed)
+        flat = inline_calls(closed)
         self.jaxpr = flat.jaxpr
         self.in_avals = [v.aval for v in flat.jaxpr.invars]
         self.out_avals = list(closed.out_avals)  # with the weak types the caller expects
@@ -99,7 +101,11 @@ class CudaProgram:
                 for o, a in zip(outs, self.out_avals)]
 
     def as_text(self) -> str:
-        parts = [self.module.source]
+        """The generated module, each equation's first statement noted with the equation
+        and the user's line it came from (provenance.py: the notes are not in the source
+        that was compiled, whose text names the cached module file)."""
+        source, provenance = self.module.source, self.module.provenance
+        parts = [annotate(source, provenance, cuda_statement_origins(source, provenance))]
         for i, call in enumerate(self.calls):
             for label, program in call.programs():
                 parts += [f"# {'=' * 88}", f"# rules[{i}] ({call.__class__.__name__}): {label}",

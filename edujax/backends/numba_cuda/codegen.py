@@ -29,6 +29,7 @@ import keyword
 from dataclasses import dataclass, field
 
 from edujax.backends.numba_cpu.codegen import Names
+from edujax.backends.numba_cpu.provenance import origins_by_name
 from edujax.backends.passes.fusion import (REDUCTIONS, SEE_THROUGH, CallStep, FusionGroup,
                                               Step)
 from edujax.backends.passes.lowering import literal_array, np_name
@@ -63,6 +64,8 @@ class GeneratedModule:
     calls: list = field(default_factory=list)  # CallSteps run from Python: rules[i]
     literals: list = field(default_factory=list)  # Literals uploaded once: literals[i]
     placement: list = field(default_factory=list)  # (equation text, where it runs)
+    # generated variable name -> Origin (its equation and the user's line): provenance.py
+    provenance: dict = field(default_factory=dict)
 
 
 def _keeps_order(eqn: JaxprEqn) -> bool:
@@ -260,6 +263,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str,
     imports: set = set()
     writer = _DriverWriter(jaxpr, steps, names, out, sizes, imports)
     driver = writer.source()
+    out.provenance = origins_by_name(jaxpr, names)
     import_lines = ["import math", "", "import numpy as np", "from numba import cuda", "",
                     "from edujax.backends.numba_cuda.runtime import device_copy, empty"]
     helpers = sorted((helper_module(m), n) for m, n in imports)

@@ -1,4 +1,5 @@
-"""Flatten a jaxpr before fusing it: paste nested calls in, drop what nobody reads.
+"""Inline a jaxpr's calls before fusing it (``inline_calls``): paste nested calls in, drop
+what nobody reads.
 
 A jitted function that calls ``jnp.where`` contains a ``jit[name=_where]`` equation whose
 body is another jaxpr; ``custom_jvp``/``custom_vjp`` functions show up as call equations
@@ -51,7 +52,7 @@ CALL_PARAMS = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr", "custom_vjp_call
 IDENTITIES = {"stop_gradient", "name", "copy", "reshard"}  # reshard: see lax/reshard.py
 
 
-def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
+def inline_calls(closed: ClosedJaxpr) -> ClosedJaxpr:
     """``closed`` with nested calls inlined and unused equations removed."""
     builder = _Builder()
     constvars = [builder.new_const(v, c) for v, c in zip(closed.jaxpr.constvars, closed.consts)]
@@ -66,7 +67,7 @@ def flatten(closed: ClosedJaxpr) -> ClosedJaxpr:
 
 
 class _Builder:
-    """Collects the equations and constants of the flattened jaxpr."""
+    """Collects the equations and constants of the jaxpr with its calls inlined."""
 
     def __init__(self) -> None:
         self.eqns: list[JaxprEqn] = []
