@@ -79,11 +79,10 @@ def _seed_cell(ref: str) -> dict:
 
 def _text(outputs) -> str:
     """What a student sees under a cell: its stdout, then its displayed value."""
-    parts, streaming = [], False
+    parts = []
+    streaming = False  # (one print may arrive in several chunks, on a busy machine)
     for out in outputs:
         if out.output_type == "stream" and out.name == "stdout":
-            # (the kernel flushes stdout on a timer: one print may arrive as two stream
-            # outputs on a busy machine, which must read as the one text it was)
             if streaming:
                 parts[-1] += out.text
             else:
