@@ -5,9 +5,13 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+
+
+class ManualAxisType(NamedTuple):
+    varying: frozenset
 
 
 class ShapedArray:
@@ -28,6 +32,12 @@ class ShapedArray:
         self.weak_type = bool(weak_type)
         self.sharding = sharding
         self.vma = vma
+
+    @property
+    def manual_axis_type(self) -> ManualAxisType:
+        """JAX 0.10's name for what ``vma`` records: ``.varying``, the mesh axes along which
+        the value differs from device to device inside shard_map."""
+        return ManualAxisType(frozenset(self.vma))
 
     @classmethod
     def fast(cls, shape: tuple[int, ...], dtype: np.dtype, weak_type: bool) -> ShapedArray:

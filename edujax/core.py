@@ -170,13 +170,14 @@ def _wrap(value: Any, aval: ShapedArray) -> Array:
         value = np.asarray(value)  # a NumPy scalar (what NumPy gives for 0-d operands)
     if value.dtype != aval.dtype:
         value = value.astype(aval.dtype)
+    if type(aval) is ShapedArray and aval.sharding is None and not aval.vma:
+        array = Array(value, aval.weak_type)
+        array._aval = aval  # the type the rules just computed: the next operation's input
+        return array
     sharding = getattr(aval, "sharding", None)
     if sharding is not None:  # an eager op on arrays on a mesh: its output is on it too
         return with_sharding(Array(value, aval.weak_type), sharding.concrete())
-    array = Array(value, aval.weak_type)
-    if type(aval) is ShapedArray and not aval.vma:
-        array._aval = aval  # the type the rules just computed: the next operation's input
-    return array
+    return Array(value, aval.weak_type)
 
 
 class _TraceState(threading.local):

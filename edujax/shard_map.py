@@ -27,15 +27,17 @@ import numpy as np
 from edujax import core
 from edujax.api_util import flatten_fun_nokwargs
 from edujax.array import Array, with_sharding
+from edujax.interpreters import ad
+from edujax.interpreters import partial_eval as pe
 from edujax.interpreters.partial_eval import trace_to_jaxpr
 from edujax.core import Primitive
-from edujax.jaxpr import Jaxpr, run_jaxpr
+from edujax.jaxpr import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr, run_jaxpr
 from edujax.lax.parallel import Communicator, axis_env, named_axes
 from edujax.sharding.mesh import AbstractMesh, AxisType, current_mesh
 from edujax.sharding.named_sharding import NamedSharding
 from edujax.shard_map_eager import run_eagerly
 from edujax.sharding.partition_spec import PartitionSpec, axes_of
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
 
 shard_map_p = Primitive("shard_map")
@@ -146,13 +148,26 @@ def _broadcast(specs: Any, n: int) -> list:
     return flat if len(flat) == n else [flat[0]] * n
 
 
+def _specs_per_leaf(specs: Any, tree: Any) -> list:
+    """One spec per leaf of ``tree``: in_specs is a prefix of the arguments' tree, so a
+    PartitionSpec stands for every leaf below it (``in_specs=(P('x'), P())`` for a pytree
+    of parameters and a batch)."""
+    if isinstance(specs, PartitionSpec):
+        return [specs] * len(tree_leaves(tree))
+    if isinstance(specs, (tuple, list)) and isinstance(tree, (tuple, list)) \
+            and len(specs) == len(tree):
+        return [s for spec, sub in zip(specs, tree) for s in _specs_per_leaf(spec, sub)]
+    if isinstance(specs, dict) and isinstance(tree, dict) and specs.keys() == tree.keys():
+        return [s for k in sorted(tree) for s in _specs_per_leaf(specs[k], tree[k])]
+    return _broadcast(specs, len(tree_leaves(tree)))
+
+
 def _in_specs(in_specs: Any, args: tuple, leaves: list, mesh: Any) -> list:
     """One spec per argument leaf: given, or (in_specs=None) read off the leaf's sharding.
     On Explicit axes a given spec must be the argument's own sharding."""
     if in_specs is None:
         return [_own_spec(x) or PartitionSpec() for x in leaves]
-    specs = _broadcast(in_specs if not isinstance(in_specs, tuple) or isinstance(
-        in_specs, PartitionSpec) else list(in_specs), len(leaves))
+    specs = _specs_per_leaf(in_specs, args)
     for x, spec in zip(leaves, specs):
         own = _own_spec(x) or PartitionSpec(*([None] * np.ndim(x)))
         explicit = [a for a in mesh.axis_names if mesh.axis_type(a) == AxisType.Explicit]
@@ -193,10 +208,24 @@ def _block_aval(x: Any, spec: PartitionSpec, mesh: Any, check_vma: bool) -> core
 def _check_replication(name: str, avals: list, specs: list, mesh: Any) -> None:
     for aval, spec in zip(avals, specs):
         named = {a for e in spec for a in axes_of(e)}
-        if set(aval.vma) - named:
+        varying = [a for a in mesh.axis_names if a in set(aval.vma) - named]
+        if varying:
+            # (JAX names its own wrapper of the function here, '_rem_singleton'; edujax
+            # names the function the student wrote)
+            shown = ", ".join(repr(a) for a in varying)
+            inferred = sorted(set(mesh.axis_names) - set(aval.vma) - named)
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given out_specs which require "
-                "replication which can't be statically inferred given the mesh:")
+                "replication which can't be statically inferred given the mesh:\n\n"
+                f"The mesh given has shape {tuple(mesh.axis_sizes)} with corresponding axis "
+                f"names {tuple(mesh.axis_names)}.\n\n"
+                f"out_specs is {spec} which implies that the corresponding output value is "
+                f"replicated across mesh axis {shown}, but could not infer replication over "
+                f"{'any axes' if not inferred else 'axes ' + repr(set(inferred))}\n\n"
+                "Check if these output values are meant to be replicated over those mesh "
+                "axes. If not, consider revising the corresponding out_specs entries. If so, "
+                "consider disabling the check by passing the check_vma=False argument to "
+                "`jax.shard_map`.")
 
 
 def _coordinates(mesh: Any) -> list[dict]:
@@ -248,3 +277,133 @@ def _assemble(outs: list, k: int, spec: PartitionSpec, mesh: Any, aval: Any) -> 
         else:
             value[...] = block
     return value
+
+
+# ------------------------------------------------------------------ differentiation
+# The derivative of a per-device program is the per-device program of its derivative: the
+# JVP of a shard_map is a shard_map of the body's JVP (each tangent laid out as its primal),
+# and its transpose is a shard_map of the body's backward pass, the cotangents laid out as
+# the outputs were. Inside, the collectives' own rules do the talking between devices
+# (psum_invariant's transpose is pvary, pvary's is psum_invariant, all_gather's is
+# psum_scatter), so that a parameter the same on every device gets its cotangents summed.
+
+def _shard_map_jvp(primals: list, tangents: list, *, jaxpr: Jaxpr, in_specs: tuple,
+                   out_specs: tuple, **params: Any) -> tuple[list, list]:
+    nonzeros = [type(t) is not ad.Zero for t in tangents]
+    nz_tangents = [t for t in tangents if type(t) is not ad.Zero]
+    with named_axes(_mesh_of(params).shape.items()):
+        jvp, out_nonzeros = ad.jvp_jaxpr(ClosedJaxpr(jaxpr, []), nonzeros)
+        outs = shard_map_p.bind(
+            *primals, *nz_tangents, jaxpr=jvp.jaxpr,
+            in_specs=in_specs + tuple(s for s, nz in zip(in_specs, nonzeros) if nz),
+            out_specs=out_specs + tuple(s for s, nz in zip(out_specs, out_nonzeros) if nz),
+            **params)
+    n = len(out_specs)
+    touts = iter(outs[n:])
+    return outs[:n], [next(touts) if nz else ad.Zero(ad.tangent_aval(a))
+                      for nz, a in zip(out_nonzeros, _global_out_avals(jaxpr, out_specs, params))]
+
+
+def _mesh_of(params: dict) -> Any:
+    mesh = params["mesh"]
+    return mesh.concrete if isinstance(mesh, AbstractMesh) else mesh
+
+
+def _global_out_avals(jaxpr: Jaxpr, out_specs: tuple, params: dict) -> list:
+    return _shard_map_abstract_eval(jaxpr=jaxpr, mesh=params["mesh"], out_specs=out_specs)
+
+
+def _shard_map_partial_eval(trace: Any, *args: Any, jaxpr: Jaxpr, in_specs: tuple,
+                            out_specs: tuple, **params: Any) -> list:
+    """Outputs that depend on known inputs only are computed now, by a shard_map of the
+    body cut down to them; the others are staged as a shard_map of the whole body, which
+    takes the known inputs again (NB: JAX passes the known body's intermediate values on as
+    residuals, laid out per device; edujax recomputes them in the staged body instead,
+    which its backward pass evaluates before transposing)."""
+    unknowns = [trace.is_unknown(x) for x in args]
+    out_unknowns = _unknown_outputs(jaxpr, unknowns)
+    known_body, used = pe.dce_jaxpr(jaxpr, [not u for u in out_unknowns], prune_inputs=True)
+    known_args = [x for x, u in zip(args, used) if u]
+    with core.set_current_trace(trace.parent):
+        known_outs = iter(shard_map_p.bind(
+            *known_args, jaxpr=known_body,
+            in_specs=tuple(s for s, u in zip(in_specs, used) if u),
+            out_specs=tuple(s for s, u in zip(out_specs, out_unknowns) if not u), **params))
+    unknown_outs: Any = iter([])
+    if any(out_unknowns):
+        unknown_body, _ = pe.dce_jaxpr(jaxpr, out_unknowns)
+        with core.set_current_trace(trace.staging):
+            unknown_outs = iter(shard_map_p.bind(
+                *args, jaxpr=unknown_body, in_specs=in_specs,
+                out_specs=tuple(s for s, u in zip(out_specs, out_unknowns) if u), **params))
+    return [next(unknown_outs) if u else next(known_outs) for u in out_unknowns]
+
+
+def _unknown_outputs(jaxpr: Jaxpr, unknowns: list[bool]) -> list[bool]:
+    """Which outputs depend on an unknown input (through any equation)."""
+    unknown = {v for v, u in zip(jaxpr.invars, unknowns) if u}
+    for eqn in jaxpr.eqns:
+        if any(v in unknown for v in eqn.invars if not isinstance(v, Literal)):
+            unknown.update(eqn.outvars)
+    return [v in unknown for v in jaxpr.outvars]
+
+
+def _shard_map_transpose(cts: list, *args: Any, jaxpr: Jaxpr, in_specs: tuple,
+                         out_specs: tuple, **params: Any) -> list:
+    linear = [ad.is_undefined_primal(x) for x in args]
+    residuals = [x for x, lin in zip(args, linear) if not lin]
+    nonzero = [type(ct) is not ad.Zero for ct in cts]
+    in_avals = [v.aval for v in jaxpr.invars]
+    block_res = [a for a, lin in zip(in_avals, linear) if not lin]
+    block_cts = [v.aval for v, nz in zip(jaxpr.outvars, nonzero) if nz]
+
+    def backward(*ins: Any) -> tuple[list, None]:
+        res, given = ins[:len(block_res)], iter(ins[len(block_res):])
+        cts_out = [next(given) if nz else None for nz in nonzero]
+        linear_part, residuals_out = _linear_part(jaxpr, linear, list(res))
+        undefined = [ad.UndefinedPrimal(v.aval) for v in linear_part.jaxpr.invars]
+        reached = [ad.Zero(ad.tangent_aval(v.aval)) if ct is None else ct
+                   for v, ct in zip(jaxpr.outvars, cts_out)]
+        cts_in = ad.backward_pass(linear_part.jaxpr, linear_part.consts, undefined,
+                                  [ct for ct, r in zip(reached, residuals_out) if r])
+        lin_avals = [a for a, lin in zip(in_avals, linear) if lin]
+        return [_zeros_like(a) if ct is None or type(ct) is ad.Zero else ct
+                for ct, a in zip(cts_in, lin_avals)], None
+
+    with named_axes(_mesh_of(params).shape.items()):
+        closed, _ = trace_to_jaxpr(backward, [*block_res, *block_cts])
+    body = Jaxpr([], closed.jaxpr.constvars + closed.jaxpr.invars, closed.jaxpr.outvars,
+                 closed.jaxpr.eqns, closed.jaxpr.debug_info)
+    given = [ct for ct in cts if type(ct) is not ad.Zero]
+    outs = iter(shard_map_p.bind(
+        *closed.consts, *residuals, *given, jaxpr=body,
+        in_specs=(PartitionSpec(),) * len(closed.consts)
+        + tuple(s for s, lin in zip(in_specs, linear) if not lin)
+        + tuple(s for s, nz in zip(out_specs, nonzero) if nz),
+        out_specs=tuple(s for s, lin in zip(in_specs, linear) if lin), **params))
+    return [next(outs) if lin else None for lin in linear]
+
+
+def _linear_part(jaxpr: Jaxpr, linear: list[bool], known: list) -> tuple[ClosedJaxpr, list]:
+    """The body split as linearize splits a function: what depends on the known inputs
+    alone is computed now (on this device's blocks), and what depends on the linear inputs
+    is recorded as a linear jaxpr whose constants are those values, ready to transpose.
+    Also, for each output, whether it depends on a linear input (only those take part)."""
+    trace = pe.PartialEvalTrace(core.current_trace())
+    known_it = iter(known)
+    args = [trace.new_unknown(v.aval) if lin else next(known_it)
+            for v, lin in zip(jaxpr.invars, linear)]
+    with core.set_current_trace(trace):
+        outs = eval_jaxpr(jaxpr, [], *args)
+    unknown = [trace.is_unknown(o) for o in outs]
+    closed = trace.staging.to_jaxpr([o for o, u in zip(outs, unknown) if u])
+    return closed, unknown
+
+
+def _zeros_like(aval: Any) -> Any:
+    return ad.instantiate_zeros(ad.Zero(ad.tangent_aval(aval)))
+
+
+ad.jvp_rules[shard_map_p] = _shard_map_jvp
+pe.partial_eval_rules[shard_map_p] = _shard_map_partial_eval
+ad.transpose_rules[shard_map_p] = _shard_map_transpose

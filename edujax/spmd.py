@@ -51,9 +51,10 @@ def mesh_of(closed: ClosedJaxpr) -> Any:
         sharding = getattr(aval, "sharding", None)
         if sharding is not None and any(e is not None for e in sharding.spec):
             mesh = sharding.concrete().mesh
-            # Auto axes are the partitioner's choice in JAX (not in the types): edujax runs
-            # such programs on whole arrays.
-            if mesh.size > 1 and all(t == AxisType.Explicit for t in mesh.axis_types):
+            # On Auto axes JAX's partitioner chooses the layouts (the types do not show
+            # them); edujax's choice is the one its sharding rules give, the same rules as
+            # on Explicit axes. (Manual axes are shard_map's: its own equation runs them.)
+            if mesh.size > 1 and AxisType.Manual not in mesh.axis_types:
                 return mesh
     return None
 

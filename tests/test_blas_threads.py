@@ -77,9 +77,9 @@ def test_small_products_take_one_thread_only_on_a_busy_machine(monkeypatch, busy
     seen = []
 
     class SpyNumpy:  # np.dot, noting OpenBLAS's thread count while the product runs
-        def dot(self, a, b):
+        def dot(self, a, b, out=None):
             seen.append(get_threads())
-            return np.dot(a, b)
+            return np.dot(a, b, out)
     monkeypatch.setattr(blas, "np", SpyNumpy())
     monkeypatch.setattr(blas, "machine_is_busy", lambda: busy)
     threads_before = get_threads()

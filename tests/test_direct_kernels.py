@@ -313,7 +313,7 @@ def test_both_spellings_of_exps_last_step_give_the_same_bits(monkeypatch, one_in
                         float32_grid(4096)])
     outs = {}
     for forced in (one_instruction, not one_instruction):
-        monkeypatch.setattr(translate, "ldexp_is_one_instruction", lambda: forced)
+        monkeypatch.setattr(translate, "ldexp_is_one_instruction", lambda forced=forced: forced)
         n = len(x) + forced  # (another length, another module: both live in one process)
         program = NumbaProgram(jax.make_jaxpr(jnp.exp)(np.ones(n, np.float32)))
         data, entries = direct.compile_module(program.module)

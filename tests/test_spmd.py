@@ -74,8 +74,23 @@ def test_an_operation_without_a_per_device_rule_runs_on_whole_arrays(mesh):
     assert "runs on its own blocks" not in text
 
 
-def test_auto_axes_are_left_to_the_whole_array_program():
+def test_auto_axes_run_per_device_with_the_layouts_the_rules_choose():
+    """On Auto axes JAX's partitioner chooses; edujax chooses what its sharding rules give
+    (for a column sum: the local sums, then a psum over x, the result split over y, as the
+    output JAX 0.10 returns is: P('y',))."""
     mesh = jax.make_mesh((4, 2), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
-    compiled, _ = _compiled(lambda a: a.T @ a, _on(mesh, X, "x", "y"))
+    x = _on(mesh, X, "x", "y")
+    compiled, text = _compiled(lambda a: a.sum(axis=0), x)
+    assert isinstance(compiled._entry.executable, PerDeviceExecutable)
+    assert "psum[axes=('x',)" in text
+    out = jax.jit(lambda a: a.sum(axis=0))(x)
+    np.testing.assert_allclose(out, X.sum(axis=0))
+    assert out.sharding.spec == P("y")
+    assert str(jax.typeof(out)) == "float32[4]"  # Auto axes do not show in the type
+
+
+def test_auto_axes_the_rules_cannot_partition_run_on_whole_arrays():
+    mesh = jax.make_mesh((4, 2), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+    compiled, _ = _compiled(lambda a: a.T @ a, _on(mesh, X, "x", "y"))  # y on both dims
     assert not isinstance(compiled._entry.executable, PerDeviceExecutable)
     np.testing.assert_allclose(compiled(_on(mesh, X, "x", "y")), X.T @ X)

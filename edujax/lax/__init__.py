@@ -109,8 +109,8 @@ from edujax.lax.control_flow.scan import scan_p
 from edujax.lax.parallel import all_gather_p, axis_index_p, pmax_p, pmin_p, ppermute_p, psum_p
 # ---- issue 17, lax finish: the remaining collectives (parallel_more.py), XLA's rng
 # primitives (rng.py), Tolerance and ragged_dot_general (more.py), scaled_dot (scaled_dot.py).
-from edujax.lax.parallel_more import (all_to_all, axis_size, pshuffle, psum_scatter, pswapaxes,
-                                      all_to_all_p)
+from edujax.lax.parallel_more import (all_to_all, axis_size, pcast, pshuffle, psum_scatter,
+                                      pswapaxes, all_to_all_p)
 from edujax.lax.rng import rng_bit_generator, rng_uniform, rng_bit_generator_p, rng_uniform_p
 from edujax.lax.more import RaggedDotDimensionNumbers, Tolerance, ragged_dot_general
 from edujax.lax.scaled_dot import scaled_dot

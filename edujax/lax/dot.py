@@ -6,6 +6,7 @@ The output dimensions are: batch dims, then lhs free dims, then rhs free dims.
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from edujax.lax.base import convert_element_type, transpose
 from edujax.lax.precision import canonicalize_precision
 from edujax.lax.registry import standard_weak_type_rule
 from edujax.pretty import pp_eqn_default, pp_eqn_rules
+from edujax.sharding.partition_spec import PartitionSpec
 
 
 def _free_dims(ndim: int, *used) -> list[int]:
@@ -139,14 +141,27 @@ def _dot_transpose_lhs(ct, x, y, *, dimension_numbers, precision, preferred_elem
         ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
     dims = ((list(ans_y), list(y_kept)), (list(ans_batch), list(y_batch)))
     x_contract_sorted_by_y = [x_contract[i] for i in np.argsort(y_contract)]
-    out_axes = np.argsort(list(x_batch) + x_kept + x_contract_sorted_by_y)
+    unsorted_axes = list(x_batch) + x_kept + x_contract_sorted_by_y
+    out_axes = np.argsort(unsorted_axes)
     # NB: as in JAX, the product keeps the primal's preferred_element_type (None prints
     # nothing in the jaxpr) and is converted to x's dtype afterwards if it differs.
-    x_bar = transpose(dot_general(ct, y, dims, precision, preferred_element_type),
+    x_bar = transpose(dot_general(ct, y, dims, precision, preferred_element_type,
+                                  out_sharding=_laid_out_as(x.aval, unsorted_axes)),
                       tuple(int(i) for i in out_axes))
     if x_bar.dtype != x.aval.dtype:
         x_bar = convert_element_type(x_bar, x.aval.dtype)
     return x_bar
+
+
+def _laid_out_as(aval: Any, axes: list) -> Any:
+    """On a mesh, the cotangent of ``x`` is laid out as ``x`` is (JAX's transpose rule says
+    so, where the product's own sharding rule could find the layout ambiguous: the
+    contraction then runs over the dimension the batch was split along)."""
+    sharding = getattr(aval, "sharding", None)
+    if sharding is None:
+        return None
+    spec = sharding.spec.padded(aval.ndim)
+    return sharding.with_spec(PartitionSpec(*[spec[a] for a in axes]))
 
 
 def _dot_transpose_rhs(ct, x, y, *, dimension_numbers, precision, preferred_element_type,

@@ -21,6 +21,7 @@ import numpy as np
 from edujax import api, core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.interpreters.vma import pvary_p
 from edujax.lax.base import (broadcast_in_dim, convert_element_type, expand_dims, full,
                               reshape)
 from edujax.lax.elementwise import div
@@ -174,7 +175,12 @@ core.abstract_eval_rules[psum_invariant_p] = lambda x, *, axes: ShapedArray(
     x.shape, x.dtype, x.weak_type)
 core.impl_rules[psum_invariant_p] = lambda x, *, axes: core.impl_rules[psum_p](
     x, axes=axes, axis_index_groups=None)
-ad.deflinear(psum_invariant_p, lambda ct, x, *, axes: [ct])  # (its transpose is pvary's)
+# psum_invariant and pvary are each other's transposes (JAX's): the sum of values that vary
+# from device to device gives every device the same total, so each device's cotangent is
+# that total's, now typed as varying again (pvary); and a value made varying by pvary was the
+# same on every device, so its cotangents from all devices are added up (psum_invariant).
+ad.deflinear(psum_invariant_p, lambda ct, x, *, axes: [pvary_p.bind(ct, axes=axes)])
+ad.deflinear(pvary_p, lambda ct, x, *, axes: [psum_invariant_p.bind(ct, axes=axes)])
 
 
 def pmax(x: Any, axis_name: Any) -> Any:

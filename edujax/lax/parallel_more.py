@@ -15,8 +15,9 @@ import numpy as np
 from edujax import core
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, batching
+from edujax.interpreters.vma import pvary_p
 from edujax.lax.base import expand_dims, reduce_sum, reshape, transpose
-from edujax.lax.parallel import _axis_size, _names, current_axis, ppermute
+from edujax.lax.parallel import _axis_size, _names, all_gather_p, current_axis, ppermute
 from edujax.lax.shape import squeeze
 from edujax.tree_util import tree_map
 
@@ -73,6 +74,24 @@ def _reduce_scatter_vmap(trace, args, dims, *, axis_name, scatter_dimension,
 core.abstract_eval_rules[reduce_scatter_p] = _reduce_scatter_abstract_eval
 core.impl_rules[reduce_scatter_p] = _reduce_scatter_impl
 batching.axis_rules[reduce_scatter_p] = _reduce_scatter_vmap
+
+
+# all_gather and psum_scatter are each other's transposes: a device's block of the gathered
+# array came from one device, so its cotangent goes back there, summed over the devices
+# that received a copy (JAX's _all_gather_transpose_rule / _reduce_scatter_transpose_rule).
+def _all_gather_transpose(ct, x, *, axis_name, axis_size, all_gather_dimension, tiled):
+    return [reduce_scatter_p.bind(ct, axis_name=axis_name, scatter_dimension=all_gather_dimension,
+                                  axis_index_groups=None, axis_size=axis_size, tiled=tiled)]
+
+
+def _reduce_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_index_groups,
+                              axis_size, tiled):
+    return [all_gather_p.bind(ct, axis_name=axis_name, axis_size=axis_size,
+                              all_gather_dimension=scatter_dimension, tiled=tiled)]
+
+
+ad.deflinear(all_gather_p, _all_gather_transpose)
+ad.deflinear(reduce_scatter_p, _reduce_scatter_transpose)
 
 
 def psum_scatter(x: Any, axis_name: Any, *, scatter_dimension: int = 0,
@@ -197,3 +216,25 @@ def pshuffle(x: Any, axis_name: Any, perm: Any) -> Any:
     if set(perm) != set(range(len(perm))):
         raise ValueError(f"`perm` does not represent a permutation: {perm}")
     return ppermute(x, axis_name, list(zip(perm, range(len(perm)))))
+
+
+# ------------------------------------------------------------------ pcast
+def pcast(x: Any, axis_name: Any, *, to: str) -> Any:
+    """Change how a value's type says it varies over mesh axes, inside shard_map, moving no
+    data. ``to='varying'``: a value the same on every device is typed as varying along
+    ``axis_name`` (JAX binds ``pvary`` for it, as edujax does), so it may be carried by a
+    loop whose carry varies. (edujax has no unreduced or reduced types: the other ``to``
+    values JAX has are not here.)"""
+    if isinstance(axis_name, (set, frozenset)):
+        raise TypeError(f"axis_name={axis_name!r} must be a tuple or a str. Got {axis_name}")
+    axes = axis_name if isinstance(axis_name, tuple) else (axis_name,)
+    if not axes:
+        return x
+    if to != "varying":
+        raise NotImplementedError(f"pcast(..., to={to!r}): edujax only has to='varying'")
+
+    def bind(leaf: Any) -> Any:
+        if any(a in core.get_aval(leaf).vma for a in axes):  # (JAX's words)
+            raise ValueError(f"Unsupported pcast from=varying, to={to!r}")
+        return pvary_p.bind(leaf, axes=axes)
+    return tree_map(bind, x)

@@ -47,8 +47,14 @@ def naryop_abstract_eval(name: str, kinds: str, *avals: ShapedArray, **params) -
         second = avals[1]
         if len(avals) == 2 and second.dtype == dtype:
             if second.shape == shape or not second.shape or not shape:
-                return ShapedArray.fast(shape or second.shape, dtype,
-                                        first.weak_type and second.weak_type)
+                weak = first.weak_type and second.weak_type
+                # The output's type may be an input's own (avals are never changed in place):
+                # in ``x + y`` on two arrays of one type, no new ShapedArray per operation.
+                if (second.shape == shape and weak == first.weak_type
+                        and type(first) is ShapedArray and first.sharding is None
+                        and not first.vma):
+                    return first
+                return ShapedArray.fast(shape or second.shape, dtype, weak)
     return ShapedArray(broadcasting_shape_rule(name, *avals),
                        checked_dtype_rule(name, kinds, *avals),
                        standard_weak_type_rule(*avals))

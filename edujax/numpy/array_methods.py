@@ -28,7 +28,7 @@ _REJECTED = (list, tuple, set, dict)
 def _forward(fn: Callable, symbol: str, swap: bool = False) -> Callable:
     """A binary operator, with JAX's treatment of operands that are not arrays."""
     def op(self, other):
-        if not is_arraylike(other):
+        if type(other) is not Array and not is_arraylike(other):
             if type(other) in _REJECTED:
                 names = [_type_name(a, symbol) for a in ((other, self) if swap else
                                                          (self, other))]

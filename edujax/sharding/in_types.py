@@ -106,6 +106,12 @@ def _same_shape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> 
             raise ShardingTypeError(
                 f"{prim.name} got incompatible shardings for broadcasting: {shown}.")
         joined.append(named.pop() if named else None)
+    used = [a for e in joined for a in axes_of(e) if _explicit(avals, a)]
+    if len(used) != len(set(used)):  # one mesh axis cannot split two dimensions
+        shown = ", ".join(a.str_short(True) for a in avals if getattr(a, "shape", ()))
+        result = out.update(sharding=_first_sharding(avals).with_spec(PartitionSpec(*joined)))
+        raise ShardingTypeError(f"{prim.name} operation with inputs: {shown} produces an "
+                                f"illegally sharded result: {result.str_short(True)}")
     return _make(avals, joined)
 
 
@@ -147,6 +153,86 @@ def _dot_general_rule(prim: Any, avals: list, params: dict, out: ShapedArray) ->
     return _make(avals, [ls[d] for d in lb] + free_l + free_r)
 
 
+def _reshape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """A reshape keeps a layout when it splits one dimension into several or merges several
+    into one (or only adds or drops dimensions of size 1), and the mesh axes still divide
+    the sizes: ``f32[8@x,4] -> f32[32@x]``, ``f32[8@x,4@y] -> f32[32@(x,y)]``. Anything
+    else would move data between devices: a ``ShardingTypeError`` asking for
+    ``out_sharding`` (as JAX's rule; edujax groups the dimensions more simply)."""
+    if params.get("sharding") is not None:
+        return params["sharding"].abstract()
+    operand, spec, new = avals[0], _spec(avals[0]), tuple(params["new_sizes"])
+    if all(e is None for e in spec):
+        return _make(avals, [])
+    if [n for n in operand.shape if n != 1] == [n for n in new if n != 1]:
+        kept = iter(e for n, e in zip(operand.shape, spec) if n != 1)
+        return _make(avals, [None if n == 1 else next(kept) for n in new])
+    mesh = _first_sharding(avals).mesh
+    groups = _reshape_groups(operand.shape, new)
+    changed = [g for g in groups if len(g[0]) != 1 or len(g[1]) != 1]
+    if len(changed) != 1 or params.get("dimensions") is not None or \
+            (len(changed[0][0]) > 1 and len(changed[0][1]) > 1):
+        raise _reshape_error(operand, new)
+    out_spec: list = []
+    for old_dims, new_dims in groups:
+        merged = [spec[d] for d in old_dims]
+        while merged and merged[-1] is None:
+            merged.pop()
+        if None in merged:  # (a whole dimension before a split one: blocks would interleave)
+            raise _reshape_error(operand, new)
+        axes = [a for e in merged for a in axes_of(e)]
+        out_spec += _split_axes(axes, [new[d] for d in new_dims], mesh, operand, new)
+    return _make(avals, out_spec)
+
+
+def _reshape_groups(old: tuple, new: tuple) -> list[tuple[list, list]]:
+    """Consecutive dimensions of ``old`` and ``new`` with equal products, paired: (8, 4) to
+    (32,) is ``[([0, 1], [0])]``; (8, 4) to (8, 2, 2) is ``[([0], [0]), ([1], [1, 2])]``."""
+    groups, i, j = [], 0, 0
+    while i < len(old) or j < len(new):
+        olds, news = [i], [j]
+        a, b = old[i] if i < len(old) else 1, new[j] if j < len(new) else 1
+        while a != b:
+            if a < b:
+                i += 1
+                olds.append(i)
+                a *= old[i]
+            else:
+                j += 1
+                news.append(j)
+                b *= new[j]
+        groups.append(([d for d in olds if d < len(old)], [d for d in news if d < len(new)]))
+        i, j = i + 1, j + 1
+    return groups
+
+
+def _split_axes(axes: list, sizes: list, mesh: Any, operand: Any, new: tuple) -> list:
+    """The mesh axes of one (merged) dimension dealt out to the new dimensions, major first,
+    each axis dividing what is left of its dimension."""
+    out, it = [], iter(axes)
+    for size in sizes:
+        taken = []
+        while size > 1:
+            axis = next(it, None)
+            if axis is None:
+                break
+            size, left = divmod(size, mesh.shape[axis])
+            if left:
+                raise _reshape_error(operand, new)
+            taken.append(axis)
+        out.append(None if not taken else taken[0] if len(taken) == 1 else tuple(taken))
+    if next(it, None) is not None:
+        raise _reshape_error(operand, new)
+    return out
+
+
+def _reshape_error(operand: Any, new: tuple) -> ShardingTypeError:
+    return ShardingTypeError(
+        "This reshape is not supported. Please specify the sharding of the output via the "
+        f"`out_sharding` argument of jax.lax.reshape. Got operand type: {operand}, new sizes: "
+        f"{new}")
+
+
 def _explicit(avals: list, entry: Any) -> bool:
     mesh = _first_sharding(avals).mesh
     return any(mesh.axis_type(a) == AxisType.Explicit for a in axes_of(entry))
@@ -154,6 +240,16 @@ def _explicit(avals: list, entry: Any) -> bool:
 
 def _reshard_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
     return params["sharding"].abstract()
+
+
+def _sharding_constraint_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """The constraint's layout. (On Auto axes JAX's compiler hands the layout back in its own
+    form, without trailing whole dimensions: ``P('x', None)`` comes back ``P('x',)``.)"""
+    sharding = params["sharding"].abstract()
+    spec = list(sharding.spec)
+    while spec and spec[-1] is None:
+        spec.pop()
+    return sharding.with_spec(PartitionSpec(*spec))
 
 
 def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
@@ -214,8 +310,9 @@ sharding_rules: dict[str, Callable] = {
     "argmax": _reduction_rule, "argmin": _reduction_rule,
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule, "reshard": _reshard_rule,
-    "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
+    "sharding_constraint": _sharding_constraint_rule, "squeeze": _squeeze_rule,
     "gather": _gather_rule, "slice": _slice_rule, "dynamic_slice": _slice_rule,
+    "reshape": _reshape_rule,
 }
 
 

@@ -26,6 +26,16 @@ _A2 = _IMPORTS + ("mesh = jax.make_mesh((4, 2), ('x', 'y'), "
                   "axis_types=(AxisType.Auto, AxisType.Auto))\n")
 
 
+_GRAD_SETUP = _MESH + (
+    "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+    "w = jax.device_put(jnp.arange(12.).reshape(4, 3) / 10, NamedSharding(mesh, P('y', None)))\n"
+    "@partial(jax.shard_map, mesh=mesh, in_specs=(P('x', 'y'), P('y', None)),"
+    " out_specs=P('x', None))\n"
+    "def mm(a, b):\n    return jax.lax.psum(jnp.sin(a) @ b, 'y')\n"
+    "def loss(w, x):\n    return (mm(x, w) ** 2).sum()\n")
+_GRAD = _GRAD_SETUP + "with jax.set_mesh(mesh):\n    g = jax.grad(loss, argnums=(0, 1))(w, x)\n"
+
+
 def _viz(setup: str, expr: str) -> str:
     return setup + ("buf = io.StringIO()\nwith contextlib.redirect_stdout(buf):\n"
                     f"    jax.debug.visualize_array_sharding({expr})\nout = buf.getvalue()\n")
@@ -399,6 +409,134 @@ CASES = {
     "eager_shard_map_out_not_replicated": _A1 + (
         "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
         "out = f(jnp.arange(8.))"),
+    # ---- pcast (to='varying'), a type's manual_axis_type, random draws laid out on a mesh
+    "pcast_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P(), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying') * 2\n"
+        "out = (f(jnp.arange(4.)), jax.make_jaxpr(f)(jnp.arange(4.)))"),
+    "pcast_already_varying": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.pcast(a, 'i', to='varying')\n"
+        "out = jax.make_jaxpr(f)(jnp.arange(8.))"),
+    "manual_axis_type_varying": _MESH + (
+        "seen = []\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x'))\n"
+        "def f(a):\n    s = jax.lax.psum(a, 'y')\n"
+        "    seen.append((jax.typeof(a).manual_axis_type.varying == {'x', 'y'},"
+        " jax.typeof(s).manual_axis_type.varying == {'x'}))\n    return s\n"
+        "f(jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y'))))\n"
+        "out = seen"),
+    "random_normal_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.normal(jax.random.key(0), (8, 4), out_sharding=P('x', 'y'))\n"
+        "out = (jax.typeof(r), r.addressable_shards[5].data)"),
+    "random_uniform_out_sharding": _MESH + (
+        "with jax.set_mesh(mesh):\n"
+        "    r = jax.random.uniform(jax.random.key(1), (8, 4), out_sharding=P(None, 'y'))\n"
+        "out = (jax.typeof(r), r)"),
+    # ---- auto_axes / explicit_axes, types that show Explicit axes only, one axis on two dims
+    "auto_axes_add": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "seen = []\n"
+        "@auto_axes\ndef add(u, v):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u)))\n"
+        "    return u + v\n"
+        "with jax.set_mesh(mesh):\n    r = add(a, b, out_sharding=P('x', None))\n"
+        "out = (seen, jax.typeof(r), np.asarray(r)[1])"),
+    "auto_axes_under_jit": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "f = jax.jit(lambda u: auto_axes(lambda v: v * 2, out_sharding=P(None, 'y'))(u))\n"
+        "with jax.set_mesh(mesh):\n    r = f(a)\n"
+        "out = (jax.typeof(r), np.asarray(r)[2])"),
+    "explicit_axes_under_jit": _A2 + (
+        "from jax.sharding import explicit_axes\n"
+        "seen = []\n"
+        "@explicit_axes\ndef g(u):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u), jax.typeof(u * 2)))\n"
+        "    return u * 2\n"
+        "with jax.set_mesh(mesh):\n"
+        "    a = jax.device_put(jnp.arange(32.).reshape(8, 4), P('x', 'y'))\n"
+        "    r = jax.jit(lambda u: g(jnp.sin(u), in_sharding=P('x', 'y')) + 1)(a)\n"
+        "out = (seen, jax.typeof(r), np.round(np.asarray(r)[3], 4))"),
+    "typeof_on_auto_mesh": _A2 + (
+        "a = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "out = (a.sharding.spec, jax.typeof(a).sharding.spec)"),
+    "one_axis_on_two_dims_error": _MESH + (
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "out = a * b"),
+    "wsc_auto_trailing_none": _AUTO + (
+        "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "f = jax.jit(lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', None))))\n"
+        "out = (f(x).sharding, jax.make_jaxpr(f)(x))"),
+    "use_abstract_mesh_reshard": _X + (
+        "@jax.jit\ndef f(a):\n"
+        "    am = jax.sharding.AbstractMesh((8,), ('A',), (AxisType.Explicit,))\n"
+        "    with jax.sharding.use_abstract_mesh(am):\n"
+        "        return jax.sharding.reshard(a, P('A', None)) * 2\n"
+        "r = f(x)\nout = (jax.typeof(r), np.asarray(r)[6])"),
+    # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
+    "shard_map_in_specs_prefix": _M1 + (
+        "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
+        "          'b': jax.device_put(jnp.arange(8.), NamedSharding(mesh, P('i')))}\n"
+        "xs = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P()))\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('i'), P()), out_specs=P())\n"
+        "def f(p, x):\n    return jax.lax.psum((x @ p['w'].T).sum() + p['b'].sum(), 'i')\n"
+        "out = (f(params, xs), jax.make_jaxpr(f)(params, xs))"),
+    # ---- reshape keeps a layout when it merges or splits one group of dimensions
+    "reshape_merge_split_rows": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
+        "out = jax.typeof(z.reshape(32))"),
+    "reshape_merge_both": _X + "out = jax.typeof(jnp.reshape(x, (32,)))",
+    "reshape_split": _X + "out = jax.typeof(jnp.reshape(x, (8, 2, 2)))",
+    "reshape_split_rows_of_columns": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jax.typeof(jnp.reshape(z, (2, 4, 4)))"),
+    "reshape_error": _X + "out = jnp.reshape(x, (4, 8))",
+    "reshape_merge_whole_then_split": _MESH + (
+        "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P(None, 'y')))\n"
+        "out = jnp.reshape(z, (32,))"),
+    "reshape_add_unit_dims": _X + "out = jax.typeof(jnp.reshape(x, (1, 8, 1, 4)))",
+    "reshape_jaxpr": _X + "out = jax.make_jaxpr(lambda a: a.reshape(32))(x)",
+    "reshape_values": _X + "out = (jnp.reshape(x, (32,)).addressable_shards[3].data,\n"
+                            "       np.asarray(jax.jit(lambda a: a.reshape(8, 2, 2) * 2)(x))[5])",
+    "reshape_out_sharding": _X + (
+        "out = jax.typeof(jax.lax.reshape(x, (4, 8), out_sharding=NamedSharding(mesh, P('x', None))))"),
+    # ---- differentiating shard_map (values rounded: the last float32 digit depends on the
+    # order of the sums) and a matmul on Explicit axes, whose transpose keeps the layout
+    "grad_shard_map_wrt_weights": _GRAD + "out = (jax.typeof(g[0]), np.round(np.asarray(g[0]), 3))",
+    "grad_shard_map_wrt_data": _GRAD + "out = (jax.typeof(g[1]), np.round(np.asarray(g[1]), 3))",
+    "grad_jit_shard_map": _GRAD_SETUP + (
+        "with jax.set_mesh(mesh):\n    g = jax.jit(jax.grad(loss))(w, x)\n"
+        "out = (jax.typeof(g), np.round(np.asarray(g), 3))"),
+    "jvp_shard_map": _GRAD_SETUP + (
+        "with jax.set_mesh(mesh):\n"
+        "    p, t = jax.jvp(lambda v: mm(x, v), (w,), (jnp.ones_like(w),))\n"
+        "out = (jax.typeof(t), np.round(np.asarray(t), 3))"),
+    "grad_shard_map_replicated_param": _MESH + (
+        "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('x', 'y'), P()), out_specs=P())\n"
+        "def f(a, c):\n    g = jax.lax.all_gather(a, 'y', tiled=True, axis=1)\n"
+        "    return jax.lax.pmean((g * c).sum(), ('x', 'y'))\n"
+        "with jax.set_mesh(mesh):\n    out = jax.grad(f, argnums=(0, 1))(x, 2.0)"),
+    "grad_shard_map_remat_all_gather": _A1 + (
+        "w = jnp.arange(16.).reshape(8, 2) / 10\nx = jnp.arange(16.).reshape(8, 2)\n"
+        "@partial(jax.remat, policy=lambda op, *_, **__: str(op) != 'all_gather')\n"
+        "def pred(wf, xs):\n    W = jax.lax.all_gather(wf, 'i', tiled=True)\n"
+        "    return jnp.tanh(xs @ W.T / 10)\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('i'), P('i')), out_specs=P())\n"
+        "def loss(wf, xs):\n    return jax.lax.pmean(pred(wf, xs).sum(), 'i')\n"
+        "out = np.round(np.asarray(jax.grad(loss)(w, x)), 4)"),
+    "grad_shard_map_ppermute": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.ppermute(a, 'i', [(j, (j + 1) % 8) for j in range(8)]) * a\n"
+        "out = jax.grad(lambda a: f(a).sum())(jnp.arange(8.))"),
+    "grad_explicit_matmul": _GRAD_SETUP + (
+        "def loss2(w, x):\n"
+        "    return (jnp.matmul(jnp.sin(x), w, out_sharding=NamedSharding(mesh, P('x', None))) ** 2).sum()\n"
+        "with jax.set_mesh(mesh):\n    g = jax.grad(loss2)(w, x)\n"
+        "out = (jax.typeof(g), np.round(np.asarray(g), 3))"),
     # ---- float0: the gradient of an integer input (issue 31's "also")
     "float0_dtype": "out = jax.dtypes.float0",
     "float0_grad_scalar": "out = jax.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True)(2.0, 3)",

@@ -96,16 +96,16 @@ def _make_dot_on_free_cores() -> Callable[[Any, Any], np.ndarray]:
         return np.dot
     set_threads, get_threads = functions
 
-    def dot_on_free_cores(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """``np.dot(a, b)``, on one BLAS thread while the machine is busy."""
+    def dot_on_free_cores(a: np.ndarray, b: np.ndarray, out: Any = None) -> np.ndarray:
+        """``np.dot(a, b, out)``, on one BLAS thread while the machine is busy."""
         if not machine_is_busy():
-            return np.dot(a, b)
+            return np.dot(a, b, out)
         threads = get_threads()
         if threads == 1:  # (another thread's product may be running on one thread now:
-            return np.dot(a, b)  # leave the count alone, it gives the old one back)
+            return np.dot(a, b, out)  # leave the count alone, it gives the old one back)
         set_threads(1)
         try:
-            return np.dot(a, b)
+            return np.dot(a, b, out)
         finally:
             set_threads(threads)
     return dot_on_free_cores

@@ -60,7 +60,7 @@ STOP_AVAL = ShapedArray((1,), np.dtype(np.int32))
 
 # Names a jaxpr variable must not take in generated code (it gets a trailing underscore).
 RESERVED = set(dir(builtins)) | {"np", "math", "njit", "prange", "consts", "rules", "stop", "run",
-                                 "sign"}
+                                 "sign", "buffers", "new_buffers"}
 # Loop nests over at least this many elements split their outer loop across the CPU's cores.
 PARALLEL_MIN_ELEMENTS = 1 << 17
 
@@ -452,6 +452,35 @@ def _dot_expr(eqn: JaxprEqn, x: str, y: str) -> str | None:
     return f"{dot}({a}, {b})"
 
 
+def _runs_compiled(step: Step) -> bool:
+    """Does the driver run this step as a kernel or a BLAS call (which only read their
+    operands while they run), not as a reference rule or a loop (which may keep them)?"""
+    if isinstance(step, FusionGroup):
+        return True
+    eqn = step.eqn
+    if step.kind == "index":
+        return True
+    return step.kind == "dot" and (_dot_expr(eqn, "x", "y") is not None or loop_dot(eqn))
+
+
+def private_arrays(jaxpr: Jaxpr, steps: list[Step]) -> set:
+    """The values that kernels and matrix products write and that nothing else ever sees:
+    no result of the program is one of them or a view of one, and no reference rule or
+    loop is handed one (a rule may give back its argument, a callback may keep it). The
+    driver fills the same arrays for them call after call (``BUFFERS``)."""
+    escaping = {v for v in jaxpr.outvars if type(v) is Var}
+    for step in reversed(steps):  # (a view's output is judged before its operand)
+        if _runs_compiled(step):
+            continue
+        if step.kind != "view" or any(o in escaping for o in step.eqn.outvars):
+            escaping.update(v for v in step.eqn.invars if type(v) is Var)
+    written = set()
+    for step in steps:
+        if _runs_compiled(step):
+            written.update(step.outputs if isinstance(step, FusionGroup) else step.eqn.outvars)
+    return written - escaping
+
+
 class _DriverWriter:
     """Writes one program's driver: every step of a jaxpr in order, on whole arrays.
 
@@ -481,6 +510,9 @@ class _DriverWriter:
         self.counters: dict = {}  # kind of function -> how many so far
         self.consts: list = []  # (name, value, aval): the constants of its loops' programs
         self.unused = 0
+        # Arrays the driver reuses from call to call (private_arrays): (name, shape, dtype).
+        self.private = set() if compiled else private_arrays(jaxpr, steps)
+        self.buffers: list = []
 
     # -- names and arguments -----------------------------------------------------
     def new_name(self, kind: str) -> str:
@@ -528,9 +560,17 @@ class _DriverWriter:
             out = self.names(v)
             if out == "_":  # (a value nobody reads still needs an array to go to)
                 out, self.unused = f"_{self.unused}", self.unused + 1
-            self.lines.append(f"{out} = np.empty({v.aval.shape}, {np_name(v.aval.dtype)})")
+            if v in self.private:
+                self.buffers.append((out, v.aval.shape, v.aval.dtype))
+            else:
+                self.lines.append(f"{out} = np.empty({v.aval.shape}, {np_name(v.aval.dtype)})")
             outs.append(out)
         work = [f"np.empty({shape}, {np_name(dtype)})" for _, shape, dtype in scratch]
+        if not self.compiled:  # scratch arrays never leave the kernel: reused too
+            work = []
+            for _, shape, dtype in scratch:
+                work.append(f"work_{len(self.buffers)}")
+                self.buffers.append((work[-1], shape, np.dtype(dtype)))
         self.lines.append(f"{name}({', '.join(args + outs + work)})  # {comment}")
         self.contiguous.update(outvars)
         if not self.compiled:  # called from Python: compiled ahead, for these argument types
@@ -570,6 +610,14 @@ class _DriverWriter:
         prim = eqn.primitive.name
         if kind == "dot" and not self.compiled:
             expr = _dot_expr(eqn, *(self.arg(v) for v in eqn.invars))
+            out = eqn.outvars[0]
+            if expr is not None and out in self.private and not expr.startswith("np.array"):
+                self.buffers.append((self.names(out), out.aval.shape, out.aval.dtype))
+                expr = f"{expr[:-1]}, out={self.names(out)})"  # (BLAS writes into it)
+                self.assign(eqn.outvars, expr, f"{prim}: NumPy (BLAS), into a reused array")
+                self.contiguous.add(out)
+                self.place(eqn, "NumPy (BLAS)")
+                return
             if expr is not None:
                 self.assign(eqn.outvars, expr, f"{prim}: NumPy (BLAS)")
                 self.contiguous.update(eqn.outvars)
@@ -679,8 +727,32 @@ class _DriverWriter:
             unpack = [f"{', '.join(const_names)}{',' if len(const_names) == 1 else ''} = consts"]
         doc = ('    """The whole jaxpr on whole arrays: kernels, NumPy calls and reference '
                'rules in order."""')
-        body = unpack + self.lines + [f"return [{', '.join(outs)}]"]
-        return "\n".join([f"def run({params}):", doc, *("    " + line for line in body), ""])
+        take, give_back, buffers = [], [], []
+        if self.buffers:
+            take, give_back, buffers = self._buffers()
+        body = unpack + take + self.lines + give_back + [f"return [{', '.join(outs)}]"]
+        return "\n".join([*buffers, f"def run({params}):", doc,
+                          *("    " + line for line in body), ""])
+
+    def _buffers(self) -> tuple[list, list, list]:
+        """The lines that take a set of reusable arrays, give it back, and make a new one.
+
+        A set is used by one call at a time: a call takes one from ``BUFFERS`` (or makes
+        one, the first time and when calls overlap in threads) and puts it back when it is
+        done; a call that fails never puts its set back. (``list.pop`` and ``append`` are
+        atomic under the GIL.)"""
+        names = [name for name, _, _ in self.buffers]
+        arrays = [f"np.empty({shape}, {np_name(dtype)})" for _, shape, dtype in self.buffers]
+        listed = [f"            {array},  # {name}" for name, array in zip(names, arrays)]
+        listed[0] = "    return (" + listed[0].lstrip()
+        make = ["# Arrays no result of run() shares (private_arrays): the same ones, call after",
+                "# call, instead of new ones each time.",
+                "BUFFERS = []", "", "",
+                "def new_buffers():", *listed[:-1], listed[-1].replace(",  #", ",)  #"), "", ""]
+        take = ["try:", "    buffers = BUFFERS.pop()", "except IndexError:",
+                "    buffers = new_buffers()",
+                f"{', '.join(names)}, = buffers"]
+        return take, ["BUFFERS.append(buffers)"], make
 
     def _program_function(self, params: list[str], outs: list[str]) -> str:
         jaxpr_lines = self.names.jaxpr_text.splitlines()
