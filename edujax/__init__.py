@@ -69,3 +69,5 @@ def load_ipython_extension(ipython):  # noqa: ANN001 - an IPython shell
     load(ipython)
 
 sharding.reshard = reshard  # jax.sharding.reshard too (the sharding package sits below lax)
+from edujax.auto_explicit_axes import auto_axes, explicit_axes  # noqa: E402
+sharding.auto_axes, sharding.explicit_axes = auto_axes, explicit_axes  # (likewise)

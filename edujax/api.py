@@ -18,7 +18,7 @@ from edujax import core, devices, dtypes, sharding
 from edujax.array import Array, with_sharding
 from edujax.interpreters.partial_eval import (DebugInfo, cached_per_function, func_name,
                                               func_source, trace_to_jaxpr)
-from edujax.sharding.named_sharding import as_named_sharding
+from edujax.sharding.named_sharding import as_named_sharding, typed_part
 from edujax.tree_util import (keystr, tree_flatten, tree_flatten_with_path, tree_leaves,
                               tree_map, tree_unflatten)
 
@@ -265,5 +265,9 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
 
 
 def typeof(x: Any) -> core.ShapedArray:
-    """The abstract value (shape, dtype, weak type) JAX sees for ``x``: ``float32[3]``."""
-    return shaped_abstractify(x)
+    """The abstract value (shape, dtype, weak type) JAX sees for ``x``: ``float32[3]``. On a
+    mesh, its sharding names the Explicit axes only: Auto axes are the compiler's choice, not
+    part of the type (``typeof(x).sharding.spec`` is ``P(None,)`` on an Auto mesh)."""
+    aval = shaped_abstractify(x)
+    sharding = getattr(aval, "sharding", None)
+    return aval if sharding is None else aval.update(sharding=typed_part(sharding, aval.ndim))

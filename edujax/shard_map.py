@@ -37,7 +37,7 @@ from edujax.sharding.mesh import AbstractMesh, AxisType, current_mesh
 from edujax.sharding.named_sharding import NamedSharding
 from edujax.shard_map_eager import run_eagerly
 from edujax.sharding.partition_spec import PartitionSpec, axes_of
-from edujax.tree_util import tree_flatten, tree_unflatten
+from edujax.tree_util import tree_flatten, tree_leaves, tree_unflatten
 
 
 shard_map_p = Primitive("shard_map")
@@ -148,13 +148,26 @@ def _broadcast(specs: Any, n: int) -> list:
     return flat if len(flat) == n else [flat[0]] * n
 
 
+def _specs_per_leaf(specs: Any, tree: Any) -> list:
+    """One spec per leaf of ``tree``: in_specs is a prefix of the arguments' tree, so a
+    PartitionSpec stands for every leaf below it (``in_specs=(P('x'), P())`` for a pytree
+    of parameters and a batch)."""
+    if isinstance(specs, PartitionSpec):
+        return [specs] * len(tree_leaves(tree))
+    if isinstance(specs, (tuple, list)) and isinstance(tree, (tuple, list)) \
+            and len(specs) == len(tree):
+        return [s for spec, sub in zip(specs, tree) for s in _specs_per_leaf(spec, sub)]
+    if isinstance(specs, dict) and isinstance(tree, dict) and specs.keys() == tree.keys():
+        return [s for k in sorted(tree) for s in _specs_per_leaf(specs[k], tree[k])]
+    return _broadcast(specs, len(tree_leaves(tree)))
+
+
 def _in_specs(in_specs: Any, args: tuple, leaves: list, mesh: Any) -> list:
     """One spec per argument leaf: given, or (in_specs=None) read off the leaf's sharding.
     On Explicit axes a given spec must be the argument's own sharding."""
     if in_specs is None:
         return [_own_spec(x) or PartitionSpec() for x in leaves]
-    specs = _broadcast(in_specs if not isinstance(in_specs, tuple) or isinstance(
-        in_specs, PartitionSpec) else list(in_specs), len(leaves))
+    specs = _specs_per_leaf(in_specs, args)
     for x, spec in zip(leaves, specs):
         own = _own_spec(x) or PartitionSpec(*([None] * np.ndim(x)))
         explicit = [a for a in mesh.axis_names if mesh.axis_type(a) == AxisType.Explicit]

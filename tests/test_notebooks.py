@@ -80,10 +80,17 @@ def _seed_cell(ref: str) -> dict:
 def _text(outputs) -> str:
     """What a student sees under a cell: its stdout, then its displayed value."""
     parts = []
+    streaming = False  # (one print may arrive in several chunks, on a busy machine)
     for out in outputs:
         if out.output_type == "stream" and out.name == "stdout":
-            parts.append(out.text)
-        elif out.output_type in ("execute_result", "display_data"):
+            if streaming:
+                parts[-1] += out.text
+            else:
+                parts.append(out.text)
+            streaming = True
+            continue
+        streaming = False
+        if out.output_type in ("execute_result", "display_data"):
             if 'class="edujax-hint"' in out.data.get("text/html", ""):
                 continue      # the edujax kernel's "what happened / fix" box, not JAX's output
             parts.append(out.data.get("text/plain", ""))

@@ -7,7 +7,7 @@ sharding each primitive gives its output is ``in_types.py``; ``reshard.py``,
 ``shard_map.py`` and ``visualize.py`` sit higher up, next to jit (see edujax/__init__.py).
 """
 from edujax.sharding.mesh import (AbstractMesh, AxisType, Mesh, current_mesh,  # noqa: F401
-                                  get_abstract_mesh, make_mesh, set_mesh)
+                                  get_abstract_mesh, make_mesh, set_mesh, use_abstract_mesh)
 from edujax.sharding.named_sharding import NamedSharding, Shard  # noqa: F401
 from edujax.sharding.partition_spec import PartitionSpec  # noqa: F401
 from edujax.sharding.single_device import Sharding, SingleDeviceSharding  # noqa: F401

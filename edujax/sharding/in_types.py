@@ -53,10 +53,22 @@ def with_sharding_and_vma(prim: Any, avals: list, params: dict, out: Any) -> Any
         shardings = [rule(prim, avals, params, o) for o in outs]
     else:
         shardings = [None] * len(outs)
-    vma = vma_rules.get(prim.name, _joined_vma)(avals, params)
     new = [o.update(sharding=s) if s is not None else o for o, s in zip(outs, shardings)]
-    new = [_set_vma(o, vma) for o in new]
+    vma = vma_rules.get(prim.name, _joined_vma)(avals, params)
+    if prim.name in vma_rules or not _carries_jaxpr(params):
+        new = [_set_vma(o, vma) for o in new]
+    else:  # a jit, cond or scan: its own jaxpr's psums may have made an output invariant
+        new = [_set_vma(o, frozenset(getattr(o, "vma", frozenset())) & vma) for o in new]
     return new if prim.multiple_results else new[0]
+
+
+def _carries_jaxpr(params: dict) -> bool:
+    """Whether an equation's parameters hold a jaxpr (Jaxpr has ``eqns``, ClosedJaxpr
+    ``jaxpr``; this module sits below both, so it asks by attribute)."""
+    def is_jaxpr(v: Any) -> bool:
+        return hasattr(v, "eqns") or hasattr(v, "jaxpr")
+    return any(is_jaxpr(v) or (isinstance(v, tuple) and any(map(is_jaxpr, v)))
+               for v in params.values())
 
 
 def _set_vma(aval: ShapedArray, vma: frozenset) -> ShapedArray:
@@ -106,6 +118,12 @@ def _same_shape_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> 
             raise ShardingTypeError(
                 f"{prim.name} got incompatible shardings for broadcasting: {shown}.")
         joined.append(named.pop() if named else None)
+    used = [a for e in joined for a in axes_of(e) if _explicit(avals, a)]
+    if len(used) != len(set(used)):  # one mesh axis cannot split two dimensions
+        shown = ", ".join(a.str_short(True) for a in avals if getattr(a, "shape", ()))
+        result = out.update(sharding=_first_sharding(avals).with_spec(PartitionSpec(*joined)))
+        raise ShardingTypeError(f"{prim.name} operation with inputs: {shown} produces an "
+                                f"illegally sharded result: {result.str_short(True)}")
     return _make(avals, joined)
 
 
@@ -236,6 +254,16 @@ def _reshard_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any
     return params["sharding"].abstract()
 
 
+def _sharding_constraint_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
+    """The constraint's layout. (On Auto axes JAX's compiler hands the layout back in its own
+    form, without trailing whole dimensions: ``P('x', None)`` comes back ``P('x',)``.)"""
+    sharding = params["sharding"].abstract()
+    spec = list(sharding.spec)
+    while spec and spec[-1] is None:
+        spec.pop()
+    return sharding.with_spec(PartitionSpec(*spec))
+
+
 def _squeeze_rule(prim: Any, avals: list, params: dict, out: ShapedArray) -> Any:
     dims = set(params["dimensions"])
     return _make(avals, [e for d, e in enumerate(_spec(avals[0])) if d not in dims])
@@ -294,7 +322,7 @@ sharding_rules: dict[str, Callable] = {
     "argmax": _reduction_rule, "argmin": _reduction_rule,
     "transpose": _transpose_rule, "broadcast_in_dim": _broadcast_in_dim_rule,
     "dot_general": _dot_general_rule, "reshard": _reshard_rule,
-    "sharding_constraint": _reshard_rule, "squeeze": _squeeze_rule,
+    "sharding_constraint": _sharding_constraint_rule, "squeeze": _squeeze_rule,
     "gather": _gather_rule, "slice": _slice_rule, "dynamic_slice": _slice_rule,
     "reshape": _reshape_rule,
 }

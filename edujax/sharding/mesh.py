@@ -190,6 +190,24 @@ class set_mesh:  # noqa: N801 - JAX's name; usable as a call or as a context man
 
 
 
+class use_abstract_mesh:  # noqa: N801 - JAX's name; a context manager
+    """``with jax.sharding.use_abstract_mesh(AbstractMesh((8,), ('A',), ...)):`` inside a
+    jitted function: a bare ``P`` refers to that mesh's axes. NB: JAX keeps the mesh
+    abstract until the compiler assigns devices; edujax, which runs every program, puts it
+    on the first ``mesh.size`` devices in order at once (as ``make_mesh`` does)."""
+
+    def __init__(self, mesh: AbstractMesh):
+        concrete = mesh.concrete or make_mesh(mesh.axis_sizes, mesh.axis_names, mesh.axis_types)
+        self.previous = list(_current.stack)
+        _current.stack[:] = [concrete]
+
+    def __enter__(self) -> use_abstract_mesh:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _current.stack[:] = self.previous
+
+
 def get_abstract_mesh() -> AbstractMesh | None:
     mesh = current_mesh()
     return None if mesh is None else mesh.abstract_mesh

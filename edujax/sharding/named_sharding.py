@@ -137,3 +137,18 @@ class Shard:
     def __repr__(self) -> str:
         return (f"Shard(device={self.device!r}, index={self.index}, "
                 f"replica_id={self.replica_id}, data={self.data})")
+
+
+def typed_part(sharding: Any, ndim: int) -> Any:
+    """The part of ``sharding`` a type shows: each dimension's Explicit axes (an entry
+    split over Auto axes only shows as None)."""
+    if not isinstance(sharding, NamedSharding):
+        return sharding
+    mesh = sharding.mesh
+
+    def shown(entry: Any) -> Any:
+        auto = any(mesh.axis_type(a) != AxisType.Explicit for a in axes_of(entry))
+        return None if auto else entry
+    spec = sharding.spec.padded(ndim)
+    typed = [shown(e) for e in spec]
+    return sharding if typed == list(spec) else sharding.with_spec(PartitionSpec(*typed))

@@ -36,7 +36,7 @@ _xla_top_level = ["ffi", "lib", "monitoring", "memory", "copy_to_host_async", "l
                   "transfer_guard_device_to_device", "transfer_guard_device_to_host",
                   "transfer_guard_host_to_device", "jax2tf_associative_scan_reductions"]
 
-_sharding_lax = ["pcast", "pbroadcast",
+_sharding_lax = ["pbroadcast",
                  "psend", "precv", "ragged_all_to_all", "ragged_all_to_all_p"]
 
 OMISSIONS: dict[str, dict[str, str]] = {

@@ -434,6 +434,64 @@ CASES = {
         "with jax.set_mesh(mesh):\n"
         "    r = jax.random.uniform(jax.random.key(1), (8, 4), out_sharding=P(None, 'y'))\n"
         "out = (jax.typeof(r), r)"),
+    # ---- auto_axes / explicit_axes, types that show Explicit axes only, one axis on two dims
+    "auto_axes_add": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "seen = []\n"
+        "@auto_axes\ndef add(u, v):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u)))\n"
+        "    return u + v\n"
+        "with jax.set_mesh(mesh):\n    r = add(a, b, out_sharding=P('x', None))\n"
+        "out = (seen, jax.typeof(r), np.asarray(r)[1])"),
+    "auto_axes_under_jit": _MESH + (
+        "from jax.sharding import auto_axes\n"
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "f = jax.jit(lambda u: auto_axes(lambda v: v * 2, out_sharding=P(None, 'y'))(u))\n"
+        "with jax.set_mesh(mesh):\n    r = f(a)\n"
+        "out = (jax.typeof(r), np.asarray(r)[2])"),
+    "explicit_axes_under_jit": _A2 + (
+        "from jax.sharding import explicit_axes\n"
+        "seen = []\n"
+        "@explicit_axes\ndef g(u):\n    seen.append((jax.sharding.get_abstract_mesh(), jax.typeof(u), jax.typeof(u * 2)))\n"
+        "    return u * 2\n"
+        "with jax.set_mesh(mesh):\n"
+        "    a = jax.device_put(jnp.arange(32.).reshape(8, 4), P('x', 'y'))\n"
+        "    r = jax.jit(lambda u: g(jnp.sin(u), in_sharding=P('x', 'y')) + 1)(a)\n"
+        "out = (seen, jax.typeof(r), np.round(np.asarray(r)[3], 4))"),
+    "typeof_on_auto_mesh": _A2 + (
+        "a = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "out = (a.sharding.spec, jax.typeof(a).sharding.spec)"),
+    "one_axis_on_two_dims_error": _MESH + (
+        "a = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P('x', None)))\n"
+        "b = jax.device_put(jnp.arange(16.).reshape(4, 4), NamedSharding(mesh, P(None, 'x')))\n"
+        "out = a * b"),
+    "wsc_auto_trailing_none": _AUTO + (
+        "x = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', 'y')))\n"
+        "f = jax.jit(lambda a: jax.lax.with_sharding_constraint(a * 2, NamedSharding(mesh, P('x', None))))\n"
+        "out = (f(x).sharding, jax.make_jaxpr(f)(x))"),
+    "use_abstract_mesh_reshard": _X + (
+        "@jax.jit\ndef f(a):\n"
+        "    am = jax.sharding.AbstractMesh((8,), ('A',), (AxisType.Explicit,))\n"
+        "    with jax.sharding.use_abstract_mesh(am):\n"
+        "        return jax.sharding.reshard(a, P('A', None)) * 2\n"
+        "r = f(x)\nout = (jax.typeof(r), np.asarray(r)[6])"),
+    "shard_map_jit_inside_psum": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P())\n"
+        "def f(a):\n    return jax.jit(lambda b: jax.lax.psum(jnp.sin(b).sum(), 'i'))(a)\n"
+        "out = (np.round(np.asarray(f(jnp.arange(16.))), 5), jax.make_jaxpr(f)(jnp.arange(16.)))"),
+    "shard_map_fori_inside": _A1 + (
+        "@partial(jax.shard_map, mesh=mesh, in_specs=P('i'), out_specs=P('i'))\n"
+        "def f(a):\n    return jax.lax.fori_loop(0, 3, lambda k, v: v + 1, a)\n"
+        "out = f(jnp.arange(8.))"),
+    # ---- in_specs is a prefix of the arguments' tree: one spec for a whole pytree argument
+    "shard_map_in_specs_prefix": _M1 + (
+        "params = {'w': jax.device_put(jnp.arange(16.).reshape(8, 2), NamedSharding(mesh, P('i'))),\n"
+        "          'b': jax.device_put(jnp.arange(8.), NamedSharding(mesh, P('i')))}\n"
+        "xs = jax.device_put(jnp.ones((4, 2)), NamedSharding(mesh, P()))\n"
+        "@partial(jax.shard_map, mesh=mesh, in_specs=(P('i'), P()), out_specs=P())\n"
+        "def f(p, x):\n    return jax.lax.psum((x @ p['w'].T).sum() + p['b'].sum(), 'i')\n"
+        "out = (f(params, xs), jax.make_jaxpr(f)(params, xs))"),
     # ---- reshape keeps a layout when it merges or splits one group of dimensions
     "reshape_merge_split_rows": _MESH + (
         "z = jax.device_put(jnp.arange(32.).reshape(8, 4), NamedSharding(mesh, P('x', None)))\n"
