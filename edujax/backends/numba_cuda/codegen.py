@@ -263,7 +263,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str,
     imports: set = set()
     writer = _DriverWriter(jaxpr, steps, names, out, sizes, imports)
     driver = writer.source()
-    out.provenance = origins_by_name(jaxpr, names)
+    out.origins = lambda: origins_by_name(jaxpr, names)
     import_lines = ["import math", "", "import numpy as np", "from numba import cuda", "",
                     "from edujax.backends.numba_cuda.runtime import device_copy, empty"]
     helpers = sorted((helper_module(m), n) for m, n in imports)
