@@ -326,8 +326,11 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list,
     linear_eqns = []
     for eqn in jaxpr.eqns:
         if all(is_known(v) for v in eqn.invars):
-            with source_info.replaying(eqn.source_info):
+            saved = source_info.swap_replay(eqn.source_info)  # (per equation: no `with`)
+            try:
                 outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+            finally:
+                source_info.swap_replay(saved)
             outs = outs if eqn.primitive.multiple_results else [outs]
             known.update(zip(eqn.outvars, outs))
         else:
@@ -352,11 +355,14 @@ def backward_pass(jaxpr: Jaxpr, consts: list, args: list, cotangents_out: list,
                                       f"'{eqn.primitive.name}' not implemented")
         ct_arg = cts_out if eqn.primitive.multiple_results else cts_out[0]
         # (what transposing makes, the sums of cotangents too, comes from the equation's line)
-        with source_info.replaying(eqn.source_info):
+        saved = source_info.swap_replay(eqn.source_info)
+        try:
             cts_in = rule(ct_arg, *map(read, eqn.invars), **eqn.params)
             for v, ct in zip(eqn.invars, cts_in):
                 if not is_known(v):
                     write(v, ct)
+        finally:
+            source_info.swap_replay(saved)
     return [_pop_cotangent(cts, v) if not is_known(v) else None for v in jaxpr.invars]
 
 

@@ -33,7 +33,7 @@ from edujax.config import config
 from edujax.interpreters.partial_eval import (DebugInfo, func_name, func_source,
                                               hoist_tracer_consts, trace_to_jaxpr)
 from edujax.jit.cache import (CacheEntry, FunctionCache, SignatureKey, caches_of, clear_all,
-                              logger, signature_text)
+                              logger)
 from edujax.jit.hit_plan import MISS, HitPlan, plannable
 from edujax.jit.primitive import jit_p
 from edujax.spmd import compile_per_device
@@ -358,8 +358,7 @@ class JitWrapped:
         avals = [shaped_abstractify(x) for x in call.leaves]
         closed, out_tree = trace_to_jaxpr(flat_fun, avals, info)
         closed, hoisted = hoist_tracer_consts(closed)
-        entry = CacheEntry(key, signature_text(key, arg_names), closed, out_tree,
-                           cacheable=not hoisted)
+        entry = CacheEntry(key, arg_names, closed, out_tree, cacheable=not hoisted)
         entry.hoisted_consts = hoisted
         entry.trace_seconds = time.perf_counter() - start
         if config._values["jax_log_compiles"]:

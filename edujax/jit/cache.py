@@ -29,6 +29,7 @@ import logging
 import threading
 import weakref
 from collections import OrderedDict
+from functools import cached_property
 from typing import Any, Callable, NamedTuple
 
 from edujax.config import config
@@ -60,10 +61,10 @@ def signature_text(key: SignatureKey, arg_names: tuple[str, ...]) -> str:
 class CacheEntry:
     """One compiled signature: what was traced, what runs, and how it has been used."""
 
-    def __init__(self, key: SignatureKey, signature: str, closed: Any, out_tree: Any,
-                 cacheable: bool = True):
+    def __init__(self, key: SignatureKey, arg_names: tuple[str, ...], closed: Any,
+                 out_tree: Any, cacheable: bool = True):
         self.key = key
-        self.signature = signature
+        self.arg_names = arg_names  # for ``signature``, written only when it is read
         self.closed = closed  # the ClosedJaxpr traced for this signature
         self.out_tree = out_tree
         self.out_avals = list(closed.out_avals)
@@ -75,6 +76,11 @@ class CacheEntry:
         self.plan: Any = None  # the HitPlan of its last call of Arrays (hit_plan.py)
         self.compile_seconds = 0.0
         self.trace_seconds = 0.0
+
+    @cached_property
+    def signature(self) -> str:
+        """``x: f32[3] [numba]``: what viz.cache and the repr show."""
+        return signature_text(self.key, self.arg_names)
 
     backend = property(lambda self: self.key.backend)
     tier = property(lambda self: getattr(self.executable, "tier", "not compiled"))

@@ -152,20 +152,12 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     split, known, unknown, in_fwd, out_fwd = _memoized(
         jaxpr, ("partial_eval", tuple(unknowns), last),
         lambda: _split_jaxpr(jaxpr, unknowns, last))
-    known_args = [x for x, uk in zip(args, unknowns) if not uk]
-    unknown_args = [x for x, uk in zip(args, unknowns) if uk]
-    num_known_out = split.out_unknowns.count(False)
     with core.set_current_trace(trace.parent):
-        outs = iter(_stage_jit_call(known, known_args, name))
-    known_outs_res = [known_args[f] if f is not None else None if g is not None else next(outs)
-                      for f, g in zip(in_fwd, out_fwd)]
-    known_outs_res = [known_outs_res[g] if g is not None else x
-                      for x, g in zip(known_outs_res, out_fwd)]
-    known_outs = known_outs_res[:num_known_out]
-    computed = iter(known_outs_res[num_known_out:])
-    residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
+        known_outs, residuals = _run_known_jit(known, args, unknowns, split, in_fwd, out_fwd,
+                                               name)
     unknown_outs = []
     if any(split.out_unknowns):
+        unknown_args = [x for x, uk in zip(args, unknowns) if uk]
         with core.set_current_trace(trace.staging):
             ins = [*unknown_args, *residuals] if last else [*residuals, *unknown_args]
             unknown_outs = _stage_jit_call(unknown, ins, name)
@@ -173,16 +165,49 @@ def _jit_partial_eval(trace, *args, jaxpr, name, **params):
     return [next(unknown_it) if uk else next(known_it) for uk in split.out_unknowns]
 
 
+def _run_known_jit(known, args, unknowns, split, in_fwd, out_fwd, name) -> tuple[list, list]:
+    """Call the known jit on the known inputs: its known outputs and the residuals, where
+    a forwarded one is taken from the input (``in_fwd``) or known output (``out_fwd``) it is."""
+    known_args = [x for x, uk in zip(args, unknowns) if not uk]
+    outs = iter(_stage_jit_call(known, known_args, name))
+    known_outs_res = [known_args[f] if f is not None else None if g is not None else next(outs)
+                      for f, g in zip(in_fwd, out_fwd)]
+    known_outs_res = [known_outs_res[g] if g is not None else x
+                      for x, g in zip(known_outs_res, out_fwd)]
+    num_known_out = split.out_unknowns.count(False)
+    computed = iter(known_outs_res[num_known_out:])
+    residuals = [args[f] if f is not None else next(computed) for f in split.res_forwarded]
+    return known_outs_res[:num_known_out], residuals
+
+
 def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool], residuals_last: bool) -> tuple:
+    split = _drop_unused_residuals(_constants_to_unknown_side(
+        _partial_eval_body(jaxpr, unknowns, residuals_last)))
+    in_fwd, out_fwd = _known_output_forwarding(split)
+    known = _prune_outputs(split.known, [f is None and g is None
+                                         for f, g in zip(in_fwd, out_fwd)])
+    unknown = split.unknown
+    if residuals_last:  # (pjit's _pjit_partial_eval: move_binders_to_back)
+        unknown = _residual_inputs_to_back(unknown, len(split.res_forwarded))
+    return split, known, unknown, in_fwd, out_fwd
+
+
+def _partial_eval_body(jaxpr: ClosedJaxpr, unknowns: list[bool], residuals_last: bool) -> Any:
+    """partial_eval_jaxpr of the body, with the JVP jaxpr's tangent outputs put on the
+    unknown side (``_tangent_outputs``) and known inputs forwarded rather than returned."""
     n_tangents = _tangent_outputs.get(jaxpr, 0)
     n_out = len(jaxpr.out_avals)
     instantiate = [i >= n_out - n_tangents for i in range(n_out)]
-    split = _drop_unused_residuals(_constants_to_unknown_side(partial_eval_jaxpr(
+    return partial_eval_jaxpr(
         jaxpr, unknowns, instantiate=instantiate, forward=[not uk for uk in unknowns],
         # (zero literals become residuals only while linearizing: a JaxprTrace writes them inline)
-        literal_residuals=not residuals_last, residuals_last=residuals_last)))
-    # Known outputs that are just known inputs passed through are not jit outputs either,
-    # nor is a residual that is one of the known outputs (JAX's output-to-output forwarding).
+        literal_residuals=not residuals_last, residuals_last=residuals_last)
+
+
+def _known_output_forwarding(split: Any) -> tuple[list, list]:
+    """Known outputs that are just known inputs passed through are not jit outputs
+    (``in_fwd``: the input each is), nor is a residual that is one of the known outputs
+    (``out_fwd``: which one; JAX's output-to-output forwarding)."""
     num_known_out = split.out_unknowns.count(False)
     in_fwd = _forwarded_inputs(split.known.jaxpr, num_known_out)
     outvars = split.known.jaxpr.outvars
@@ -190,15 +215,13 @@ def _split_jaxpr(jaxpr: ClosedJaxpr, unknowns: list[bool], residuals_last: bool)
                 if type(v) is Var and in_fwd[i] is None}
     out_fwd = [None] * num_known_out + [position.get(v) if type(v) is Var else None
                                         for v in outvars[num_known_out:]]
-    known = _prune_outputs(split.known, [f is None and g is None
-                                         for f, g in zip(in_fwd, out_fwd)])
-    unknown = split.unknown
-    if residuals_last:  # (pjit's _pjit_partial_eval: move_binders_to_back)
-        num_res = len(split.res_forwarded)
-        j = unknown.jaxpr
-        unknown = ClosedJaxpr(Jaxpr(j.constvars, [*j.invars[num_res:], *j.invars[:num_res]],
-                                    j.outvars, j.eqns, j.debug_info), unknown.consts)
-    return split, known, unknown, in_fwd, out_fwd
+    return in_fwd, out_fwd
+
+
+def _residual_inputs_to_back(unknown: ClosedJaxpr, num_res: int) -> ClosedJaxpr:
+    j = unknown.jaxpr
+    return ClosedJaxpr(Jaxpr(j.constvars, [*j.invars[num_res:], *j.invars[:num_res]],
+                             j.outvars, j.eqns, j.debug_info), unknown.consts)
 
 
 def _constants_to_unknown_side(split: Any) -> Any:
@@ -207,47 +230,55 @@ def _constants_to_unknown_side(split: Any) -> Any:
     is recomputed by the unknown jaxpr rather than passed to it: JAX linearizes scan with
     a rule of its own, which makes such zeros on the tangent side in the first place.
     (Other JVP rules' zeros, select_n's say, are made on the known side in JAX too.)"""
-    known, unknown = split.known.jaxpr, split.unknown.jaxpr
-    readers: dict = {}
-    for e in unknown.eqns:
-        for a in e.invars:
-            if type(a) is Var:
-                readers.setdefault(a, set()).add(e.primitive.name)
-    num_known_out = split.out_unknowns.count(False)
-    producer = {v: e for e in known.eqns for v in e.outvars}
-    used_in_known = {v for e in known.eqns for v in e.invars if type(v) is Var}
-    used_in_known.update(v for v in known.outvars[:num_known_out] if type(v) is Var)
-    computed = iter(known.outvars[num_known_out:])
-    moved: dict[int, JaxprEqn] = {}
-    for k, fwd in enumerate(split.res_forwarded):
-        if fwd is not None:
-            continue
-        v = next(computed)
-        eqn = producer.get(v)
-        if (eqn is not None and len(eqn.outvars) == 1 and v not in used_in_known
-                and all(type(a) is not Var for a in eqn.invars)
-                and readers.get(unknown.invars[k]) == {"scan"}):
-            moved[k] = eqn
+    moved = _constant_residuals_only_scans_read(split)
     if not moved:
         return split
     keep = [k not in moved for k in range(len(split.res_forwarded))]
-    computed_keep = [keep[k] for k, f in enumerate(split.res_forwarded) if f is None]
-    outvars = known.outvars[:num_known_out] + [
-        v for v, kp in zip(known.outvars[num_known_out:], computed_keep) if kp]
     moved_ids = {id(e) for e in moved.values()}
-    known = Jaxpr(known.constvars, known.invars, outvars,
-                  [e for e in known.eqns if id(e) not in moved_ids], known.debug_info)
-    n_res = len(split.res_forwarded)
+    known_eqns = [e for e in split.known.jaxpr.eqns if id(e) not in moved_ids]
+    unknown = split.unknown.jaxpr
     new_eqns = [moved[k].replace(outvars=[unknown.invars[k]]) for k in sorted(moved)]
-    unknown = Jaxpr(unknown.constvars,
-                    [v for v, kp in zip(unknown.invars[:n_res], keep) if kp]
-                    + unknown.invars[n_res:], unknown.outvars, new_eqns + unknown.eqns,
-                    unknown.debug_info)
-    return split._replace(
-        known=ClosedJaxpr(known, split.known.consts),
-        unknown=ClosedJaxpr(unknown, split.unknown.consts),
-        res_avals=[a for a, kp in zip(split.res_avals, keep) if kp],
-        res_forwarded=[f for f, kp in zip(split.res_forwarded, keep) if kp])
+    return _keep_residuals(split, keep, known_eqns, new_eqns + unknown.eqns)
+
+
+def _constant_residuals_only_scans_read(split: Any) -> dict[int, JaxprEqn]:
+    """Residual index -> the known equation computing it, for each residual made from
+    literals alone that the known side does not read itself and only scans read."""
+    known, unknown = split.known.jaxpr, split.unknown.jaxpr
+    readers = _primitives_reading(unknown)
+    producer = {v: e for e in known.eqns for v in e.outvars}
+    read_on_known_side = _read_by(known, split.out_unknowns.count(False))
+    moved: dict[int, JaxprEqn] = {}
+    for k, v in _computed_residuals(split):
+        eqn = producer.get(v)
+        if (eqn is not None and len(eqn.outvars) == 1 and v not in read_on_known_side
+                and all(type(a) is not Var for a in eqn.invars)
+                and readers.get(unknown.invars[k]) == {"scan"}):
+            moved[k] = eqn
+    return moved
+
+
+def _primitives_reading(jaxpr: Jaxpr) -> dict[Var, set[str]]:
+    """For each variable, the names of the primitives whose equations read it."""
+    readers: dict[Var, set[str]] = {}
+    for e in jaxpr.eqns:
+        for a in e.invars:
+            if type(a) is Var:
+                readers.setdefault(a, set()).add(e.primitive.name)
+    return readers
+
+
+def _read_by(known: Jaxpr, num_known_out: int) -> set[Var]:
+    """The variables the known jaxpr's equations read or it returns as known outputs."""
+    read = {v for e in known.eqns for v in e.invars if type(v) is Var}
+    read.update(v for v in known.outvars[:num_known_out] if type(v) is Var)
+    return read
+
+
+def _computed_residuals(split: Any) -> list[tuple[int, Var]]:
+    """(residual index, the known jaxpr's output) of each residual not forwarded."""
+    computed = iter(split.known.jaxpr.outvars[split.out_unknowns.count(False):])
+    return [(k, next(computed)) for k, f in enumerate(split.res_forwarded) if f is None]
 
 
 def _drop_unused_residuals(split: Any) -> Any:
@@ -257,24 +288,32 @@ def _drop_unused_residuals(split: Any) -> Any:
     residuals (``dce_jaxpr`` prunes it). The known jaxpr then loses the equations only they
     needed, and any other dead one (a primal computed by a JVP rule and never used)."""
     unknown = split.unknown.jaxpr
-    n_res = len(split.res_forwarded)
     pruned, used_inputs = dce_jaxpr(unknown, [True] * len(unknown.outvars))
-    used = used_inputs[:n_res]
-    unknown = Jaxpr(unknown.constvars,
-                    [v for v, u in zip(unknown.invars[:n_res], used) if u]
-                    + unknown.invars[n_res:], unknown.outvars, pruned.eqns, unknown.debug_info)
+    used = used_inputs[:len(split.res_forwarded)]
+    split = _keep_residuals(split, used, split.known.jaxpr.eqns, pruned.eqns)
     known = split.known.jaxpr
-    num_known_out = split.out_unknowns.count(False)
-    computed_used = [u for u, f in zip(used, split.res_forwarded) if f is None]
-    outvars = known.outvars[:num_known_out] + [
-        v for v, u in zip(known.outvars[num_known_out:], computed_used) if u]
-    known = dce_jaxpr(Jaxpr(known.constvars, known.invars, outvars, known.eqns,
-                            known.debug_info), [True] * len(outvars))[0]
+    known = dce_jaxpr(known, [True] * len(known.outvars))[0]
+    return split._replace(known=ClosedJaxpr(known, split.known.consts))
+
+
+def _keep_residuals(split: Any, keep: list[bool], known_eqns: list, unknown_eqns: list) -> Any:
+    """The split with only the residuals ``keep`` marks (the known jaxpr no longer returns
+    the others, the unknown one no longer takes them), each jaxpr with the equations given."""
+    known, unknown = split.known.jaxpr, split.unknown.jaxpr
+    num_known_out, n_res = split.out_unknowns.count(False), len(split.res_forwarded)
+    computed_keep = [kp for kp, f in zip(keep, split.res_forwarded) if f is None]
+    outvars = known.outvars[:num_known_out] + _kept(known.outvars[num_known_out:], computed_keep)
+    invars = _kept(unknown.invars[:n_res], keep) + unknown.invars[n_res:]
+    known = Jaxpr(known.constvars, known.invars, outvars, known_eqns, known.debug_info)
+    unknown = Jaxpr(unknown.constvars, invars, unknown.outvars, unknown_eqns, unknown.debug_info)
     return split._replace(
         known=ClosedJaxpr(known, split.known.consts),
         unknown=ClosedJaxpr(unknown, split.unknown.consts),
-        res_avals=[a for a, u in zip(split.res_avals, used) if u],
-        res_forwarded=[f for f, u in zip(split.res_forwarded, used) if u])
+        res_avals=_kept(split.res_avals, keep), res_forwarded=_kept(split.res_forwarded, keep))
+
+
+def _kept(items: list, keep: list[bool]) -> list:
+    return [x for x, k in zip(items, keep) if k]
 
 
 def _forwarded_inputs(jaxpr: Jaxpr, num_out: int) -> list[int | None]:

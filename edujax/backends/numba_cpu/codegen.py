@@ -39,6 +39,8 @@ import keyword
 import math
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable
 
 import numpy as np
 
@@ -119,8 +121,15 @@ class GeneratedModule:
     functions: list = field(default_factory=list)  # the source of every @njit function
     imports: set = field(default_factory=set)  # (module, name) of the helpers they call
     consts: list = field(default_factory=list)  # (value, aval): constants of compiled loops
-    # generated variable name -> Origin (its equation and the user's line): provenance.py
-    provenance: dict = field(default_factory=dict)
+    # Makes ``provenance`` when it is first read (by as_text() or viz.lineage): naming each
+    # equation's origin prints every equation, which a plain call never shows.
+    origins: Callable[[], dict] | None = None
+
+    @cached_property
+    def provenance(self) -> dict:
+        """Generated variable name -> Origin (its equation and the user's line):
+        provenance.py."""
+        return self.origins() if self.origins is not None else {}
 
 
 # ====================================================================== kernels
@@ -792,7 +801,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str) -> GeneratedMo
                *names.jaxpr_text.splitlines(), "", "Where each equation runs:",
                *(f"  {where:36s} {text}" for text, where in out.placement)]
     out.driver = driver
-    out.provenance = origins_by_name(jaxpr, names)
+    out.origins = lambda: origins_by_name(jaxpr, names)
     out.source = "\n".join(["# " + line if line else "#" for line in comment]
                            + ["", *import_lines, "", "", *(f + "\n" for f in out.functions),
                               driver])

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import keyword
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable
 
 from edujax.backends.numba_cpu.codegen import Names
 from edujax.backends.numba_cpu.provenance import origins_by_name
@@ -64,8 +66,14 @@ class GeneratedModule:
     calls: list = field(default_factory=list)  # CallSteps run from Python: rules[i]
     literals: list = field(default_factory=list)  # Literals uploaded once: literals[i]
     placement: list = field(default_factory=list)  # (equation text, where it runs)
-    # generated variable name -> Origin (its equation and the user's line): provenance.py
-    provenance: dict = field(default_factory=dict)
+    # Makes ``provenance`` when it is first read (by as_text()), as the CPU module does.
+    origins: Callable[[], dict] | None = None
+
+    @cached_property
+    def provenance(self) -> dict:
+        """Generated variable name -> Origin (its equation and the user's line):
+        provenance.py."""
+        return self.origins() if self.origins is not None else {}
 
 
 def _keeps_order(eqn: JaxprEqn) -> bool:
@@ -263,7 +271,7 @@ def generate_module(jaxpr: Jaxpr, steps: list[Step], header: str,
     imports: set = set()
     writer = _DriverWriter(jaxpr, steps, names, out, sizes, imports)
     driver = writer.source()
-    out.provenance = origins_by_name(jaxpr, names)
+    out.origins = lambda: origins_by_name(jaxpr, names)
     import_lines = ["import math", "", "import numpy as np", "from numba import cuda", "",
                     "from edujax.backends.numba_cuda.runtime import device_copy, empty"]
     helpers = sorted((helper_module(m), n) for m, n in imports)
