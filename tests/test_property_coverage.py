@@ -84,6 +84,13 @@ def spd(n: int) -> Dom:
     return Dom("spd", (n, n))
 
 
+def separated(n: int) -> Dom:
+    """Symmetric positive definite with eigenvalues at least 1 apart: an eigenvector's
+    derivative divides by the gaps between eigenvalues, so near-equal ones make the finite
+    difference of eigh meaningless."""
+    return Dom("separated", (n, n))
+
+
 def well(n: int) -> Dom:
     return Dom("well", (n, n))
 
@@ -108,6 +115,10 @@ def draw(data: st.DataObject, dom: Dom) -> np.ndarray:
         k = dom.shape[0]
         a = rng.uniform(-1, 1, dom.shape)
         return a @ a.T + k * np.eye(k) if dom.kind == "spd" else a + 2 * k * np.eye(k)
+    if dom.kind == "separated":
+        q = np.linalg.qr(rng.uniform(-1, 1, dom.shape))[0]
+        eigenvalues = 1.0 + 1.5 * np.arange(dom.shape[0]) + rng.uniform(-0.25, 0.25, dom.shape[0])
+        return (q * eigenvalues) @ q.T
     if dom.kind == "simplex":
         p = rng.uniform(0.2, 1.0, dom.shape)
         return p / p.sum(-1, keepdims=True)
@@ -376,7 +387,7 @@ JNP_LINALG = {
     "diagonal": S(LINALG.diagonal, SQ),
     "eig": S(lambda a: LINALG.eig(a)[0], spd(3), modes=NO_GRAD),  # eigenvector derivatives
     "eigvals": S(LINALG.eigvals, spd(3), complex=C),
-    "eigh": S(lambda a: (lambda w, v: (w, jnp.abs(v) ** 2))(*LINALG.eigh(a)), spd(3),
+    "eigh": S(lambda a: (lambda w, v: (w, jnp.abs(v) ** 2))(*LINALG.eigh(a)), separated(3),
               complex=C),  # (|v|: eigenvectors are defined up to a sign or phase)
     "eigvalsh": S(LINALG.eigvalsh, spd(3), complex=C),
     "inv": S(LINALG.inv, well(3), complex=C),
