@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ["edujax.timing", "edujax.kernel.hints", "edujax.kernel.tracebacks",
              "edujax.magics.options", "edujax.magics.calls", "edujax.magics.request",
              "edujax.magics.jittime", "edujax.magics.progress", "edujax.viz.graph",
-             "edujax.viz.timing"]
+             "edujax.viz.timing", "edujax.viz.trace", "edujax.viz.lineage",
+             "edujax.viz.stages", "edujax.viz.vmap_stages"]
 HANGUL = re.compile("[\uac00-\ud7a3]")
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 

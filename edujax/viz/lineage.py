@@ -20,7 +20,20 @@ from typing import Any, Callable
 
 from edujax import config
 from edujax.jit import jit
+from edujax.language import Text
 from edujax.viz.view import View, escape
+
+
+# The panes' titles, in the notebook's language (edujax/language.py).
+PYTHON_PANE = Text("Python", "Python 소스")
+JAXPR_PANE = Text("jaxpr (as compiled)", "jaxpr (컴파일된 그대로)")
+KERNEL_PANE = Text("generated kernel", "생성된 커널")
+TEXT_PYTHON = Text("python", "파이썬")
+TEXT_KERNEL = Text("kernel", "커널")
+HINT = Text("hover or click a line: its partners in the other panes light up",
+            "줄에 마우스를 올리거나 클릭하면 다른 창의 짝이 되는 줄이 밝게 표시됩니다")
+STATIC = Text("the linked panes are static HTML: they need no kernel",
+              "연결된 창은 정적 HTML이라 커널이 필요 없습니다")
 
 
 @dataclass
@@ -106,8 +119,8 @@ class LineageView(View):
         for k, line in enumerate(self.data.jaxpr):
             python = [p.text.strip() for p in self.data.python if k in p.groups]
             kernel = [c.text.strip() for c in self.data.kernel if k in c.groups]
-            out.append(f"{line.text}\n    python: {' | '.join(python) or '-'}"
-                       f"\n    kernel: {' | '.join(kernel) or '-'}")
+            out.append(f"{line.text}\n    {TEXT_PYTHON}: {' | '.join(python) or '-'}"
+                       f"\n    {TEXT_KERNEL}: {' | '.join(kernel) or '-'}")
         return "\n".join(out)
 
     @staticmethod
@@ -118,7 +131,7 @@ class LineageView(View):
             focus = ' tabindex="0"' if line.groups else ""
             rows.append(f'<div class="ej-lin-line {groups}"{focus}>'
                         f"{escape(line.text) or '&nbsp;'}</div>")
-        return (f'<div class="ej-lin-pane {cls}"><div class="ej-lin-title">{title}</div>'
+        return (f'<div class="ej-lin-pane {cls}"><div class="ej-lin-title">{escape(title)}</div>'
                 f'<div class="ej-lin-code">{"".join(rows)}</div></div>')
 
     def body_html(self) -> str:
@@ -127,14 +140,15 @@ class LineageView(View):
                         "{background:#fff3b0;outline:1px solid #d4a72c}"
                         for k in range(len(self.data.jaxpr)))
         title = f"<div class='ej-title'>{escape(self.title)}</div>" if self.title else ""
-        return (f"<style>{rules}</style>{title}<div class='ej-lineage' id='{vid}'>"
-                + self._pane("Python", self.data.python, "ej-lin-python")
-                + self._pane("jaxpr (as compiled)", self.data.jaxpr, "ej-lin-jaxpr")
-                + self._pane("generated kernel", self.data.kernel, "ej-lin-kernel")
+        hint = f"<div class='ej-stage-legend'>{escape(str(HINT))}</div>"
+        return (f"<style>{rules}</style>{title}{hint}<div class='ej-lineage' id='{vid}'>"
+                + self._pane(str(PYTHON_PANE), self.data.python, "ej-lin-python")
+                + self._pane(str(JAXPR_PANE), self.data.jaxpr, "ej-lin-jaxpr")
+                + self._pane(str(KERNEL_PANE), self.data.kernel, "ej-lin-kernel")
                 + "</div>")
 
     def widget(self) -> Any:
-        raise ImportError("the linked panes are static HTML: they need no kernel")
+        raise ImportError(str(STATIC))
 
 
 def lineage(fun: Callable, *args: Any, title: str | None = None, **kwargs: Any) -> LineageView:

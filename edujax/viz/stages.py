@@ -25,9 +25,26 @@ from edujax.autodiff import jvp, vjp
 from edujax.interpreters import ad
 from edujax.interpreters import partial_eval as pe
 from edujax.jaxpr import Var
+from edujax.language import Text
 from edujax.pretty import PpContext, format_doc, pp_atom, pp_eqn
 from edujax.tree_util import tree_flatten, tree_map
 from edujax.viz.view import View, escape
+
+
+# What the view says, in the notebook's language (edujax/language.py); the words are the
+# inside track's (notebooks/inside/ko/03_reverse_mode: 알려진, 모르는, 잔차, 전치).
+JVP_TITLE = Text("1. JVP", "1. JVP (순방향)")
+PE_TITLE = Text("2. partial evaluation", "2. 부분 평가")
+TRANSPOSE_TITLE = Text("3. transposition", "3. 전치")
+ROLES = {"known": Text("known", "알려진"), "unknown": Text("unknown", "모르는"),
+         "backward": Text("backward", "역방향")}
+RESIDUAL = Text("residual", "잔차")
+LEGEND_KNOWN = Text("known: runs now (forward pass)", "알려진: 지금 실행 (순방향 패스)")
+LEGEND_UNKNOWN = Text("unknown: staged into the linear jaxpr", "모르는: 선형 jaxpr로 스테이징")
+LEGEND_RESIDUAL = Text("kept for the backward pass", "역방향 패스를 위해 보관")
+TITLE = Text("grad of {name}", "{name}의 grad")
+STATIC = Text("the stage view is static HTML: it needs no kernel",
+              "단계 보기는 정적 HTML이라 커널이 필요 없습니다")
 
 
 @dataclass
@@ -40,7 +57,7 @@ class StageLine:
 
 @dataclass
 class Stage:
-    title: str
+    title: Text | str  # (a Text: shown in the language of the moment it is rendered)
     lines: list[StageLine]
 
     def by_role(self, role: str) -> list[str]:
@@ -72,7 +89,7 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
     """The three stages of ``grad(fun)`` at ``args`` (``fun`` returns a scalar)."""
     tangents = tree_map(_ones_like, args)
     jvp_jaxpr = make_jaxpr(lambda *a: jvp(lambda *p: fun(*p), a, tangents))(*args)
-    stage_jvp = Stage("1. JVP", _lines(jvp_jaxpr.eqns, "jvp", _context(
+    stage_jvp = Stage(JVP_TITLE, _lines(jvp_jaxpr.eqns, "jvp", _context(
         jvp_jaxpr.jaxpr.constvars, jvp_jaxpr.jaxpr.invars)))
 
     flat, in_tree = tree_flatten(args)
@@ -96,11 +113,11 @@ def stages_data(fun: Callable, *args: Any) -> list[Stage]:
         ctx.names[const] = ctx.name(out) if type(out) is Var else pp_atom(out, ctx)
     split = (_lines(known.eqns, "known", ctx, res_vars)
              + _lines(linear.jaxpr.eqns, "unknown", ctx))
-    stage_pe = Stage("2. partial evaluation", split)
+    stage_pe = Stage(PE_TITLE, split)
 
     _, pullback = vjp(fun, *args)
     backward = make_jaxpr(pullback)(1.0)
-    stage_t = Stage("3. transposition",
+    stage_t = Stage(TRANSPOSE_TITLE,
                     _lines(backward.eqns, "backward",
                            _context(backward.jaxpr.constvars, backward.jaxpr.invars)))
     return [stage_jvp, stage_pe, stage_t]
@@ -118,33 +135,35 @@ class StagesView(View):
         for stage in self.stages:
             out.append(f"== {stage.title}")
             for line in stage.lines:
-                mark = " (residual)" if line.residual else ""
+                mark = f" ({RESIDUAL})" if line.residual else ""
                 where = f"   # {line.place}" if line.place else ""
-                out.append(f"  [{line.role}] {line.text}{mark}{where}")
+                out.append(f"  [{ROLES.get(line.role, line.role)}] {line.text}{mark}{where}")
         return "\n".join(out)
 
     def body_html(self) -> str:
         columns = []
+        tag = f"<span class=ej-res-tag>{escape(str(RESIDUAL))}</span>"
         for stage in self.stages:
             rows = "".join(
                 f'<div class="ej-stage-line ej-role-{line.role}'
                 f'{" ej-residual" if line.residual else ""}" title="{escape(line.place)}">'
                 f'<code>{escape(line.text)}</code>'
-                f'{"<span class=ej-res-tag>residual</span>" if line.residual else ""}'
+                f'{tag if line.residual else ""}'
                 f'<div class="ej-stage-place">{escape(line.place)}</div></div>'
                 for line in stage.lines)
             columns.append(f'<div class="ej-stage"><div class="ej-lin-title">'
-                           f"{escape(stage.title)}</div>{rows}</div>")
-        legend = ("<div class='ej-stage-legend'><span class='ej-role-known'>known: runs now "
-                  "(forward pass)</span> <span class='ej-role-unknown'>unknown: staged into the "
-                  "linear jaxpr</span> <span class='ej-res-tag'>residual</span> kept for the "
-                  "backward pass</div>")
-        title = f"<div class='ej-title'>grad of <code>{escape(self.title)}</code></div>" \
-            if self.title else ""
+                           f"{escape(str(stage.title))}</div>{rows}</div>")
+        legend = (f"<div class='ej-stage-legend'><span class='ej-role-known'>"
+                  f"{escape(str(LEGEND_KNOWN))}</span> <span class='ej-role-unknown'>"
+                  f"{escape(str(LEGEND_UNKNOWN))}</span> {tag} "
+                  f"{escape(str(LEGEND_RESIDUAL))}</div>")
+        title = ("<div class='ej-title'>"
+                 + TITLE.format(name=f"<code>{escape(self.title)}</code>") + "</div>"
+                 if self.title else "")
         return f"{title}{legend}<div class='ej-stages'>{''.join(columns)}</div>"
 
     def widget(self) -> Any:
-        raise ImportError("the stage view is static HTML: it needs no kernel")
+        raise ImportError(str(STATIC))
 
 
 def grad_stages(fun: Callable, *args: Any, title: str | None = None) -> StagesView:

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from edujax import core, source_info
 from edujax.api import make_jaxpr
 from edujax.interpreters import partial_eval as pe
+from edujax.language import Text
 from edujax.pretty import PpContext, format_doc, pp_eqn
 from edujax.viz.view import View, escape
 
@@ -33,12 +34,56 @@ TRACE_KINDS = {
     "DynamicJaxprTrace": "staging",
 }
 
+# What the stepper says, in the notebook's language (edujax/language.py); the trace kinds
+# above stay the data's keys, these are the words shown for them.
+KIND_NAMES = {"eval": Text("eval", "평가"), "batching": Text("batching", "배치"),
+              "partial eval": Text("partial eval", "부분 평가"),
+              "staging": Text("staging", "스테이징")}
+PRIMAL_TANGENT = Text("primal {primal} tangent {tangent}", "프라이멀 {primal} 탄젠트 {tangent}")
+NOT_BATCHED = Text("not batched", "배치되지 않음")
+BATCH_DIM = Text("batch dim {dim}", "배치 차원 {dim}")
+LITERAL = Text("literal", "리터럴")
+STAGED = Text("staged", "스테이징됨")
+CONSTANT = Text("constant", "상수")
+ZERO = Text("zero", "영(0)")
+BINDS = Text("{n} binds", "bind {n}번")
+TRACING_BINDS = Text("tracing {name}: {n} binds", "{name} 추적: bind {n}번")
+TRACING = Text("tracing {name}", "{name} 추적")
+STEP_HEAD = Text("<b>step {step}/{n}</b> {primitive} handled by the {trace} at nesting level "
+                 "{level}", "<b>{n}단계 중 {step}단계</b> {primitive}: {trace}가 처리, 중첩 레벨 "
+                 "{level}")
+TRACE_NAME = Text("{kind} trace", "{kind} 트레이스")
+FROM = Text("from {line}", "출처 {line}")
+EDUJAX_ITSELF = Text("(edujax itself)", "(edujax 내부)")
+IN = Text("in", "입력")
+OUT = Text("out", "출력")
+JAXPR_SO_FAR = Text("the jaxpr so far", "지금까지의 jaxpr")
+NOTHING_STAGED = Text("(nothing staged yet)", "(아직 스테이징된 식 없음)")
+EVERY_STEP = Text("every step", "모든 단계")
+COLUMNS = [Text("primitive", "프리미티브"), Text("trace", "트레이스"), Text("inputs", "입력"),
+           Text("outputs", "출력"), Text("line", "줄")]
+BACK = Text("back", "이전")
+NEXT = Text("next", "다음")
+STATIC = Text("the stepper is static HTML: it needs no kernel",
+              "스테퍼는 정적 HTML이라 커널이 필요 없습니다")
+
+
+def kind_name(kind: str) -> str:
+    """A trace kind (``TRACE_KINDS``' values) in the notebook's language."""
+    return str(KIND_NAMES.get(kind, kind))
+
 
 @dataclass
 class Value:
     """An input or output of a bind: its aval, and what its trace keeps with it."""
     aval: str
-    detail: str = ""  # "primal f32[] tangent f32[]", "batch dim 0", "literal 2.0"...
+    note: Text | str = ""  # PRIMAL_TANGENT, BATCH_DIM, LITERAL... or a tracer's class name
+    values: dict = field(default_factory=dict)  # what the note's placeholders say
+
+    @property
+    def detail(self) -> str:
+        """``"primal f32[] tangent f32[]"``, ``"batch dim 0"``... in the notebook's language."""
+        return self.note.format(**self.values) if isinstance(self.note, Text) else self.note
 
     def __str__(self) -> str:
         return f"{self.aval} ({self.detail})" if self.detail else self.aval
@@ -62,8 +107,8 @@ class Event:
         outs = ", ".join(map(str, self.outputs))
         where = f"  @ {self.line}" if self.line else ""
         names = f" [{self.names}]" if self.names else ""
-        return (f"{self.step:3d} {'  ' * self.level}{self.primitive} [{self.trace}]{names} "
-                f"({ins}) -> {outs}{where}")
+        return (f"{self.step:3d} {'  ' * self.level}{self.primitive} "
+                f"[{kind_name(self.trace)}]{names} ({ins}) -> {outs}{where}")
 
 
 def _describe(x: Any) -> Value:
@@ -71,19 +116,22 @@ def _describe(x: Any) -> Value:
     short = aval.str_short(short_dtypes=True) if aval is not None else type(x).__name__
     kind = type(x).__name__
     if kind == "JVPTracer":
-        return Value(short, f"primal {_short(x.primal)} tangent {_short(x.tangent)}")
+        return Value(short, PRIMAL_TANGENT, {"primal": _short(x.primal),
+                                             "tangent": _short(x.tangent)})
     if kind == "BatchTracer":
-        return Value(short, "not batched" if x.batch_dim is None else f"batch dim {x.batch_dim}")
+        if x.batch_dim is None:
+            return Value(short, NOT_BATCHED)
+        return Value(short, BATCH_DIM, {"dim": x.batch_dim})
     if kind == "DynamicJaxprTracer":
-        return Value(short, "literal" if x._literal is not None else "staged")
+        return Value(short, LITERAL if x._literal is not None else STAGED)
     if isinstance(x, core.Tracer):
         return Value(short, kind)
-    return Value(short, "constant")
+    return Value(short, CONSTANT)
 
 
-def _short(x: Any) -> str:
+def _short(x: Any) -> str | Text:
     if type(x).__name__ == "Zero":
-        return "zero"
+        return ZERO  # (a Text: read when the value is shown)
     return core.get_aval(x).str_short(short_dtypes=True) if core.is_array_like(x) else "?"
 
 
@@ -160,25 +208,28 @@ class TraceView(View):
         self.title = title
 
     def text(self) -> str:
-        head = f"tracing {self.title}: {len(self.events)} binds" if self.title else \
-            f"{len(self.events)} binds"
+        n = len(self.events)
+        head = TRACING_BINDS.format(name=self.title, n=n) if self.title else BINDS.format(n=n)
         return "\n".join([head, *(e.summary() for e in self.events)])
 
     def _panel(self, e: Event) -> str:
-        rows = "".join(f"<tr><td>in</td><td>{escape(v.aval)}</td><td>{escape(v.detail)}</td></tr>"
-                       for v in e.inputs)
-        rows += "".join(f"<tr><td>out</td><td>{escape(v.aval)}</td><td>{escape(v.detail)}"
+        rows = "".join(f"<tr><td>{IN}</td><td>{escape(v.aval)}</td><td>{escape(v.detail)}"
+                       "</td></tr>" for v in e.inputs)
+        rows += "".join(f"<tr><td>{OUT}</td><td>{escape(v.aval)}</td><td>{escape(v.detail)}"
                         "</td></tr>" for v in e.outputs)
         new = len(e.jaxpr) - self._staged_before(e.step)
         jaxpr = "\n".join(f"<b>{escape(line)}</b>" if i >= len(e.jaxpr) - new else escape(line)
-                          for i, line in enumerate(e.jaxpr)) or "(nothing staged yet)"
-        return (f'<div class="ej-step-head"><b>step {e.step + 1}/{len(self.events)}</b> '
-                f'<code>{escape(e.primitive)}</code> handled by the '
-                f'<span class="ej-trace ej-trace-{escape(e.trace.replace(" ", "-"))}">'
-                f'{escape(e.trace)} trace</span> at nesting level {e.level}</div>'
-                f'<div class="ej-step-line">from <code>{escape(e.line or "(edujax itself)")}'
-                f'</code></div><table class="ej-step-values">{rows}</table>'
-                f'<div class="ej-step-jaxpr-title">the jaxpr so far</div>'
+                          for i, line in enumerate(e.jaxpr)) or escape(str(NOTHING_STAGED))
+        kind = TRACE_NAME.format(kind=escape(kind_name(e.trace)))
+        head = STEP_HEAD.format(
+            step=e.step + 1, n=len(self.events), primitive=f"<code>{escape(e.primitive)}</code>",
+            trace=f'<span class="ej-trace ej-trace-{escape(e.trace.replace(" ", "-"))}">'
+                  f"{kind}</span>", level=e.level)
+        line = FROM.format(line=f"<code>{escape(e.line or str(EDUJAX_ITSELF))}</code>")
+        return (f'<div class="ej-step-head">{head}</div>'
+                f'<div class="ej-step-line">{line}</div>'
+                f'<table class="ej-step-values">{rows}</table>'
+                f'<div class="ej-step-jaxpr-title">{escape(str(JAXPR_SO_FAR))}</div>'
                 f'<pre class="ej-step-jaxpr">{jaxpr}</pre>')
 
     def _staged_before(self, step: int) -> int:
@@ -201,30 +252,31 @@ class TraceView(View):
                        f"#{rid}:checked ~ .ej-step-dots .ej-d{e.step}{{background:#1f6feb;"
                        "color:white}")
         table = "".join(f"<tr><td>{e.step + 1}</td><td>{'&nbsp;' * 2 * e.level}"
-                        f"<code>{escape(e.primitive)}</code></td><td>{escape(e.trace)}</td>"
+                        f"<code>{escape(e.primitive)}</code></td><td>{escape(kind_name(e.trace))}</td>"
                         f"<td>{escape(', '.join(map(str, e.inputs)))}</td>"
                         f"<td>{escape(', '.join(map(str, e.outputs)))}</td>"
                         f"<td><code>{escape(e.line)}</code></td></tr>" for e in self.events)
-        title = f"<div class='ej-title'>tracing <code>{escape(self.title)}</code></div>" \
-            if self.title else ""
+        title = ("<div class='ej-title'>"
+                 + TRACING.format(name=f"<code>{escape(self.title)}</code>") + "</div>"
+                 if self.title else "")
+        heads = "".join(f"<th>{escape(str(c))}</th>" for c in COLUMNS)
         return (f"<style>.ej-step-radio{{display:none}}.ej-step-panel{{display:none}}"
                 f"{''.join(css)}</style>{title}<div class='ej-stepper'>{''.join(radios)}"
                 f"<div class='ej-step-dots'>{''.join(labels)}</div>"
                 f"<div class='ej-step-panels'>{''.join(panels)}</div></div>"
-                "<details class='ej-step-all'><summary>every step</summary>"
-                "<table class='ej-step-table'><tr><th>#</th><th>primitive</th><th>trace</th>"
-                f"<th>inputs</th><th>outputs</th><th>line</th></tr>{table}</table></details>")
+                f"<details class='ej-step-all'><summary>{escape(str(EVERY_STEP))}</summary>"
+                f"<table class='ej-step-table'><tr><th>#</th>{heads}</tr>{table}</table></details>")
 
     @staticmethod
     def _nav(vid: str, step: int, n: int) -> str:
-        back = (f'<label for="{vid}-s{step - 1}" class="ej-step-btn">&#8592; back</label>'
-                if step > 0 else '<span class="ej-step-btn ej-off">&#8592; back</span>')
-        nxt = (f'<label for="{vid}-s{step + 1}" class="ej-step-btn">next &#8594;</label>'
-               if step + 1 < n else '<span class="ej-step-btn ej-off">next &#8594;</span>')
+        back = (f'<label for="{vid}-s{step - 1}" class="ej-step-btn">&#8592; {BACK}</label>'
+                if step > 0 else f'<span class="ej-step-btn ej-off">&#8592; {BACK}</span>')
+        nxt = (f'<label for="{vid}-s{step + 1}" class="ej-step-btn">{NEXT} &#8594;</label>'
+               if step + 1 < n else f'<span class="ej-step-btn ej-off">{NEXT} &#8594;</span>')
         return f'<div class="ej-step-nav">{back} {nxt}</div>'
 
     def widget(self) -> Any:
-        raise ImportError("the stepper is static HTML: it needs no kernel")
+        raise ImportError(str(STATIC))
 
 
 def trace(fun: Callable, *args: Any, title: str | None = None, **kwargs: Any) -> TraceView:

@@ -32,10 +32,30 @@ from edujax.api import make_jaxpr
 from edujax.interpreters.batching import BatchTrace
 from edujax.interpreters.partial_eval import DynamicJaxprTrace
 from edujax.jaxpr import Literal, Var
+from edujax.language import Text
 from edujax.pretty import PpContext, format_doc, pp_eqn
 from edujax.tree_util import tree_flatten, tree_unflatten
 from edujax.viz.view import View, escape
 from edujax.vmap import _in_axes_for, _normalize_axis, vmap
+
+
+# What the view says, in the notebook's language (edujax/language.py).
+NOT_BATCHED = Text("not batched", "배치되지 않음")
+BATCH_DIM = Text("batch dim {dim}", "배치 차원 {dim}")
+TEXT_HEAD = Text("vmap over a batch of {n}: one example -> batch dim -> batched",
+                 "크기 {n}인 배치에 대한 vmap: 예제 하나 -> 배치 차원 -> 배치된 프로그램")
+TITLE = Text("vmap of {name} over a batch of {n}", "크기 {n}인 배치에 대한 {name}의 vmap")
+SAME_EQUATION = Text("(the same equation, on one example's shapes)",
+                     "(같은 식, 예제 하나의 모양 그대로)")
+AT_OUT_AXES = Text("(already at out_axes)", "(이미 out_axes 위치에 있음)")
+LEGEND_BATCHED = Text("batch dimension of the value", "값의 배치 차원")
+LEGEND_NOT_BATCHED = Text("not batched: the same for every example",
+                          "배치되지 않음: 모든 예제에 똑같은 값")
+HEAD_ONE = Text("one example: {code}", "예제 하나: {code}")
+HEAD_DIM = Text("batch dim", "배치 차원")
+HEAD_BATCHED = Text("batched: {code}", "배치된 프로그램: {code}")
+STATIC = Text("the vmap stage view is static HTML: it needs no kernel",
+              "vmap 단계 보기는 정적 HTML이라 커널이 필요 없습니다")
 
 
 @dataclass
@@ -47,7 +67,7 @@ class BatchedValue:
     batched_aval: str  # its type in the batched program ("f32[5,3]")
 
     def __str__(self) -> str:
-        dim = "not batched" if self.batch_dim is None else f"batch dim {self.batch_dim}"
+        dim = str(NOT_BATCHED) if self.batch_dim is None else BATCH_DIM.format(dim=self.batch_dim)
         return f"{self.name}:{self.aval} -> {dim} ({self.batched_aval})"
 
 
@@ -186,7 +206,7 @@ class VmapStagesView(View):
 
     def text(self) -> str:
         d = self.data
-        out = [f"vmap over a batch of {d.axis_size}: one example -> batch dim -> batched"]
+        out = [TEXT_HEAD.format(n=d.axis_size)]
         out += [f"  const {b}" for b in d.consts]
         out += [f"  in  {b}" for b in d.inputs]
         for row in d.rows:
@@ -217,20 +237,22 @@ class VmapStagesView(View):
             batched = any(b.batch_dim is not None for b in row.outputs)
             rows.append(self._row(row.text, row.place, row.outputs, row.batched,
                                   "ej-vmap-batched" if batched else "ej-vmap-unbatched",
-                                  "(the same equation, on one example's shapes)"))
+                                  str(SAME_EQUATION)))
         rows.append(self._row("out " + " ".join(f"{b.name}:{b.aval}" for b in d.outputs), "",
-                              d.outputs, d.moved, "ej-vmap-io", "(already at out_axes)"))
-        title = f"<div class='ej-title'>vmap of <code>{escape(self.title)}</code> over a " \
-            f"batch of {d.axis_size}</div>" if self.title else ""
-        legend = ("<div class='ej-stage-legend'><span class='ej-bdim'>0</span> batch dimension "
-                  "of the value <span class='ej-bdim-none'>—</span> not batched: the same for "
-                  "every example</div>")
-        head = ("<tr><th>one example: <code>make_jaxpr(f)</code></th><th>batch dim</th>"
-                "<th>batched: <code>make_jaxpr(vmap(f))</code></th></tr>")
+                              d.outputs, d.moved, "ej-vmap-io", str(AT_OUT_AXES)))
+        title = ("<div class='ej-title'>" + TITLE.format(
+            name=f"<code>{escape(self.title)}</code>", n=d.axis_size) + "</div>"
+            if self.title else "")
+        legend = (f"<div class='ej-stage-legend'><span class='ej-bdim'>0</span> "
+                  f"{escape(str(LEGEND_BATCHED))} <span class='ej-bdim-none'>—</span> "
+                  f"{escape(str(LEGEND_NOT_BATCHED))}</div>")
+        head = ("<tr><th>" + HEAD_ONE.format(code="<code>make_jaxpr(f)</code>")
+                + f"</th><th>{escape(str(HEAD_DIM))}</th><th>"
+                + HEAD_BATCHED.format(code="<code>make_jaxpr(vmap(f))</code>") + "</th></tr>")
         return (f"{title}{legend}<table class='ej-vmap'>{head}{''.join(rows)}</table>")
 
     def widget(self) -> Any:
-        raise ImportError("the vmap stage view is static HTML: it needs no kernel")
+        raise ImportError(str(STATIC))
 
 
 def vmap_stages(fun: Callable, *args: Any, in_axes: Any = 0,
