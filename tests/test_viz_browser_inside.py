@@ -38,6 +38,12 @@ def apply(v):
     return jnp.tanh(W @ v)
 
 viz.vmap_stages(apply, jnp.arange(6.0).reshape(2, 3))""",
+    # the same views in a Korean notebook (test_the_inside_views_speak_korean)
+    """\
+jax.config.update("edujax_language", "ko")
+viz.trace(jax.grad(f), 1.0)""",
+    "viz.lineage(jax.grad(loss), jnp.ones((3, 2)), jnp.ones((4, 3)))",
+    "viz.grad_stages(f, 1.0)",
 ]
 
 HIGHLIGHT = "rgb(255, 243, 176)"  # the linked lines' background (#fff3b0)
@@ -106,7 +112,46 @@ def test_step_the_stepper_and_click_a_linked_line(lab, tmp_path):
                    for n in ("trace", "lineage", "stages", "vmap-stages"))
 
 
+def test_the_inside_views_speak_korean(lab, tmp_path):
+    """The same views after ``edujax_language`` is "ko": Korean captions and buttons, the
+    stepper stepped by its Korean "다음" (next); screenshots viz-{trace,lineage,stages}-ko."""
+    from playwright.sync_api import expect
+
+    shots = screenshots_dir(tmp_path)
+    with notebook_page(lab) as page:
+        stepper = page.locator(".edujax-trace").nth(1)
+        panel = stepper.locator(".ej-step-panel:visible")
+        expect(panel).to_contain_text("22단계 중 1단계", timeout=120_000)
+        expect(panel).to_contain_text("JVP 트레이스가 처리, 중첩 레벨 0")
+        for _ in range(4):
+            stepper.locator(".ej-step-panel:visible label", has_text="다음").click()
+        panel = stepper.locator(".ej-step-panel:visible")
+        expect(panel).to_contain_text("22단계 중 5단계")
+        expect(panel).to_contain_text("스테이징 트레이스가 처리, 중첩 레벨 2")
+        expect(panel.locator(".ej-step-jaxpr-title")).to_have_text("지금까지의 jaxpr")
+
+        panes = page.locator(".edujax-lineage").nth(1)
+        expect(panes.locator(".ej-lin-title")).to_have_text(
+            ["Python 소스", "jaxpr (컴파일된 그대로)", "생성된 커널"], timeout=120_000)
+        line = panes.locator(".ej-lin-python .ej-lin-line", has_text="jnp.tanh")
+        stages = page.locator(".edujax-stages").nth(1)
+        expect(stages.locator(".ej-lin-title")).to_have_text(
+            ["1. JVP (순방향)", "2. 부분 평가", "3. 전치"], timeout=120_000)
+        expect(stages.locator(".ej-stage-legend")).to_contain_text("알려진: 지금 실행")
+
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        for name, view in (("trace", stepper), ("lineage", panes), ("stages", stages)):
+            view.scroll_into_view_if_needed()
+            page.mouse.move(1, 1)
+            if name == "lineage":
+                line.click()
+            view.screenshot(path=str(shots / f"viz-{name}-ko.png"))
+        assert all((shots / f"viz-{n}-ko.png").stat().st_size > 2000
+                   for n in ("trace", "lineage", "stages"))
+
+
 BATCH_DIMS_HEADING = {"en": "Each variable's batch dimension", "ko": "변수마다의 배치 차원"}
+BATCH_DIM_HEADER = {"en": "batch dim", "ko": "배치 차원"}  # the view's own column header
 
 
 def batching_cells(lang: str) -> list:
@@ -126,12 +171,15 @@ def test_the_batching_notebook_shows_each_batch_dimension(lang, tmp_path_factory
     from playwright.sync_api import expect
 
     shots = screenshots_dir(tmp_path)
-    folder = tmp_path_factory.mktemp(f"batching-{lang}")
+    # (a folder named ko or en, as notebooks/inside/ko is: the kernel speaks its language)
+    folder = tmp_path_factory.mktemp("batching") / lang
+    folder.mkdir()
     with serve_lab(folder, "04_batching.ipynb", batching_cells(lang)) as url, \
             notebook_page(url) as page:
         view = page.locator(".edujax-vmap-stages").first
         expect(view.locator("tr.ej-vmap-batched")).to_have_count(2, timeout=120_000)
         expect(view).to_contain_text("make_jaxpr(vmap(f))")
+        expect(view.locator("th").nth(1)).to_have_text(BATCH_DIM_HEADER[lang])
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         heading = page.locator(".jp-RenderedMarkdown h2", has_text=BATCH_DIMS_HEADING[lang])
         heading.scroll_into_view_if_needed()
