@@ -155,7 +155,8 @@ class StagesView(View):
                            f"{escape(str(stage.title))}</div>{rows}</div>")
         legend = (f"<div class='ej-stage-legend'><span class='ej-role-known'>"
                   f"{escape(str(LEGEND_KNOWN))}</span> <span class='ej-role-unknown'>"
-                  f"{escape(str(LEGEND_UNKNOWN))}</span> {tag} "
+                  f"{escape(str(LEGEND_UNKNOWN))}</span> <span class='ej-res-tag'>"
+                  f"{escape(str(RESIDUAL))}</span> "
                   f"{escape(str(LEGEND_RESIDUAL))}</div>")
         title = ("<div class='ej-title'>"
                  + TITLE.format(name=f"<code>{escape(self.title)}</code>") + "</div>"
