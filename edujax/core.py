@@ -92,16 +92,16 @@ def missing_rule(table: str, prim: Primitive) -> NotImplementedError:
     return NotImplementedError(f"no {table} rule for primitive '{prim.name}'")
 
 
+# The output types of ``prim`` on inputs of types ``avals``. Shardings and varying mesh axes
+# in types are asked for only when an input carries either, so a program that never touches
+# a mesh is typed exactly as before. (Attributes are read in a try block rather than with
+# getattr: this runs on every operation, and a ShapedArray has both.)
 def abstract_eval(prim: Primitive, avals: list[ShapedArray], params: dict) -> Any:
     try:
         rule = abstract_eval_rules[prim]
     except KeyError:
         raise missing_rule("abstract evaluation", prim) from None
     out = rule(*avals, **params)
-    # Shardings and varying mesh axes in types: asked only when an input carries either, so
-    # a program that never touches a mesh is typed exactly as before. (Attributes read in a
-    # try block rather than with getattr: this runs on every operation, and a ShapedArray
-    # has both.)
     for a in avals:
         try:
             if a.sharding is not None or a.vma:
@@ -153,31 +153,31 @@ class EvalTrace(Trace):
         return impl_rules[prim](*values, **params)
 
 
+ESCAPED_TRACER = ("Encountered an unexpected tracer: {!r}. A tracer escaped the "
+                  "transformation that created it (for example it was stored in a global "
+                  "or a closure and used after the function returned).")
+
+
 def _to_numpy(x: Any) -> Any:
     value = getattr(x, "_value", None)
     if value is not None:
         return value
     if isinstance(x, Tracer):
-        raise UnexpectedTracerError(
-            f"Encountered an unexpected tracer: {x!r}. A tracer escaped the "
-            "transformation that created it (for example it was stored in a global "
-            "or a closure and used after the function returned).")
+        raise UnexpectedTracerError(ESCAPED_TRACER.format(x))
     return np.asarray(x, dtype=get_aval(x).dtype)
 
 
+# An eager result as an Array of the type its rules computed. (NumPy gives a NumPy scalar for
+# 0-d operands, and may give another dtype than the type's.)
 def _wrap(value: Any, aval: ShapedArray) -> Array:
-    if type(value) is not np.ndarray:
-        value = np.asarray(value)  # a NumPy scalar (what NumPy gives for 0-d operands)
-    if value.dtype != aval.dtype:
-        value = value.astype(aval.dtype)
+    if type(value) is not np.ndarray or value.dtype != aval.dtype:
+        value = np.asarray(value, dtype=aval.dtype)
+    array = Array(value, aval.weak_type)
     if type(aval) is ShapedArray and aval.sharding is None and not aval.vma:
-        array = Array(value, aval.weak_type)
         array._aval = aval  # the type the rules just computed: the next operation's input
         return array
-    sharding = getattr(aval, "sharding", None)
-    if sharding is not None:  # an eager op on arrays on a mesh: its output is on it too
-        return with_sharding(Array(value, aval.weak_type), sharding.concrete())
-    return Array(value, aval.weak_type)
+    sharding = getattr(aval, "sharding", None)  # an eager op on a mesh: its output is on it
+    return array if sharding is None else with_sharding(array, sharding.concrete())
 
 
 class _TraceState(threading.local):
@@ -213,12 +213,12 @@ def set_current_trace(trace: Trace):
         _state.trace = previous
 
 
+# ``ad.JVPTrace`` says when a JVP rule runs. Only a fidelity detail reads it: the staging
+# trace marks what it records meanwhile, because JAX's partial evaluation treats those
+# equations apart (see ``partial_eval.DynamicJaxprTrace.process_primitive``).
 @contextlib.contextmanager
 def running_jvp_rule():
-    """Note, for this thread, that a JVP rule runs inside the ``with`` block (``ad.JVPTrace``
-    says so). Only a fidelity detail reads it: the staging trace marks what it records
-    meanwhile, because JAX's partial evaluation treats those equations apart (see
-    ``partial_eval.DynamicJaxprTrace.process_primitive``)."""
+    """Note, for this thread, that a JVP rule runs inside the ``with`` block."""
     _state.jvp_rules_running += 1
     try:
         yield
@@ -332,11 +332,10 @@ def _apply_checking(prim: Primitive, args: Any, params: dict) -> Any:
     with nan_checks.suspended():  # an operation is checked as a whole, like in JAX
         out = EvalTrace.apply(prim, args, params)
     outs = out if prim.multiple_results else [out]
-    rule = nan_check_rules.get(prim)
-    if rule is None:  # (its insides, the branches of a cond say, are not checked one by one)
+    if prim in nan_check_rules:
+        nan_check_rules[prim](args, params, outs)
+    else:  # (its insides, the branches of a cond say, are not checked one by one)
         nan_checks.check_operation(prim.name, outs)
-    else:
-        rule(args, params, outs)
     return out
 
 
