@@ -171,6 +171,10 @@ class DynamicJaxprTrace(core.Trace):
         self.consts: list[Any] = []
         self.staged_unread: set[int] = set()  # ids of staged constants no equation read yet
         self.name_depth = source_info.name_depth()  # (names above belong to enclosing jaxprs)
+        # Has any value of this trace a varying-manual-axes type (inside shard_map: see
+        # vma.py)? Noted as values appear, so that an equation outside shard_map does not
+        # look at its inputs' avals for it.
+        self.has_vma = False
 
     def new_arg(self, aval: ShapedArray) -> DynamicJaxprTracer:
         tracer = self._new_tracer(aval)
@@ -178,6 +182,8 @@ class DynamicJaxprTrace(core.Trace):
         return tracer
 
     def _new_tracer(self, aval: ShapedArray) -> DynamicJaxprTracer:
+        if getattr(aval, "vma", None):
+            self.has_vma = True
         tracer = DynamicJaxprTracer(self, aval)
         self.tracers.append(tracer)
         self.var_of[id(tracer)] = Var(aval)
@@ -205,6 +211,8 @@ class DynamicJaxprTrace(core.Trace):
             # (its weak type is kept, as JAX's new_const does: a weak residual of the
             # known half of a linearization must not make the tangents strong)
             var = self.constvars[id(x)] = Var(aval)
+            if getattr(aval, "vma", None):
+                self.has_vma = True
             self.consts.append(x)
         return var
 
@@ -220,7 +228,7 @@ class DynamicJaxprTrace(core.Trace):
                 return self.new_literal(folded, core.abstract_eval(
                     prim, [core.get_aval(a) for a in args], params))
         invars = [self.to_atom(a) for a in args]
-        if any(getattr(v.aval, "vma", None) for v in invars):  # inside shard_map: see vma.py
+        if self.has_vma and any(getattr(v.aval, "vma", None) for v in invars):
             args = insert_pvary(prim, list(args), [v.aval for v in invars], params)
             invars = [self.to_atom(a) for a in args]
         forwarded = self._forwarded(prim, args, invars, params)

@@ -26,7 +26,8 @@ from edujax.array import Array
 from edujax.core import Primitive, ShapedArray
 from edujax.interpreters import ad, ad_util, batching
 from edujax.interpreters.batching import moveaxis
-from edujax.interpreters.partial_eval import const_fold_rules, forwarding_rules
+from edujax.interpreters.partial_eval import (DynamicJaxprTrace, const_fold_rules,
+                                              forwarding_rules)
 from edujax.lax.registry import (NUMBER, accepted, axes_batch, reduction, shape_primitive,
                                  standard_primitive)
 from edujax.pretty import hide_params, pp_eqn_rules
@@ -132,7 +133,7 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
         value = np.asarray(operand).astype(new_dtype)
         if weak_type:
             return value.item()
-        return value[()] if core.at_top_level() else stage_p.bind(value[()])  # (see stage_p)
+        return value[()] if core.at_top_level() else _stage_scalar(value[()])
     old_dtype, old_weak = dtypes.dtype_and_weak(operand)
     if old_dtype == new_dtype and old_weak == weak_type and (
             _is_array(operand) or isinstance(operand, np.ndarray)):
@@ -173,6 +174,16 @@ batching.defvectorized(stage_p)
 def stage(x):
     """Lift ``x`` into the current trace (the identity on its value)."""
     return stage_p.bind(x)
+
+
+def _stage_scalar(value: np.generic) -> Any:
+    """``stage(value)`` for a NumPy scalar. Straight under a staging trace it is that
+    trace's literal tracer, which is all the bind would give (the fold rule above), made
+    without the bind: this runs for nearly every ``x * 2.0`` traced."""
+    trace = core.current_trace()
+    if type(trace) is DynamicJaxprTrace:
+        return trace.new_literal(value, ShapedArray.fast((), value.dtype, False))
+    return stage_p.bind(value)
 
 
 # ---------------------------------------------------------------- broadcast_in_dim
