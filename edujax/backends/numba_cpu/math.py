@@ -86,18 +86,20 @@ PIO2_TIMES_2M62 = float(_PI >> 1) / 2.0 ** (_PI_BITS + 62)  # (pi/2) * 2^-62
 # ---------------------------------------------------------------- exp and log in float32
 @jit_helper
 def exp_f32(x):
-    """e^x: x = n*ln2 + r with |r| <= ln2/2, e^x = 2^n * e^r, e^r by a degree-7 polynomial."""
+    """e^x: x = n*ln2 + r with |r| <= ln2/2, e^x = 2^n * e^r, e^r = 1 + r + r^2 q(r)."""
     inline_into_callers()
     # Clamp with max/min (one vmaxps/vminps each; NaN comes out as a bound, fixed at the end).
     xc = min(max(x, F32(-104.0)), F32(89.0))
     n = np.floor(fma(xc, F32(LOG2E), F32(0.5)))
     r = fma(n, F32(-0.693359375), xc)  # ln2 in two parts: n * 0.693359375 is exact
     r = fma(n, F32(2.12194440e-4), r)
-    p = fma(F32(1.9875691500e-4), r, F32(1.3981999507e-3))
-    p = fma(p, r, F32(8.3334519073e-3))
-    p = fma(p, r, F32(4.1665795894e-2))
-    p = fma(p, r, F32(1.6666665459e-1))
-    p = fma(p, r, F32(5.0000001201e-1))
+    # q of degree 4, fitted to (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2] for the smallest
+    # relative error in e^r (3.6e-9, a twentieth of float32's half ulp): one multiply fewer
+    # than Cephes' degree 5, and the loop is bound by the multiply units (selu: 6% faster).
+    p = fma(F32(1.3751493534e-3), r, F32(8.3689512685e-3))
+    p = fma(p, r, F32(4.1669536382e-2))
+    p = fma(p, r, F32(1.6666518152e-1))
+    p = fma(p, r, F32(4.9999988079e-1))
     p = fma(p, r * r, r) + F32(1.0)
     # p * 2^n rounded once, so that results that overflow to inf or underflow to
     # subnormals are rounded correctly: one instruction where the CPU has one (llvm.py).
