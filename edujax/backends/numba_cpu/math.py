@@ -13,7 +13,8 @@ bounds (``tests/test_numba_math.py`` checks this on dense grids). Two strategies
 
 * ``exp`` and ``log``, the hot ones, compute in float32 with the classic recipe: split the
   argument into an integer part handled with exponent bits and a small remainder handled
-  with a polynomial (Cody & Waite's reduction, Cephes' coefficients), using fused
+  with a polynomial (Cody & Waite's reduction; Cephes' coefficients for ``log``, a
+  fitted degree-6 polynomial for ``exp``), using fused
   multiply-add so that rounding errors stay below one ulp.
 * the others compute in float64 and round once at the end: a float64 polynomial carries
   ~50 correct bits, so the float32 result is within one ulp almost for free. Vectors of
@@ -95,7 +96,7 @@ def exp_f32(x):
     r = fma(n, F32(2.12194440e-4), r)
     # q of degree 4, fitted to (e^r - 1 - r) / r^2 on [-ln2/2, ln2/2] for the smallest
     # relative error in e^r (3.6e-9, a twentieth of float32's half ulp): one multiply fewer
-    # than Cephes' degree 5, and the loop is bound by the multiply units (selu: 6% faster).
+    # than Cephes' (degree 5), and the loop is bound by the multiply units (selu: 6% faster).
     p = fma(F32(1.3751493534e-3), r, F32(8.3689512685e-3))
     p = fma(p, r, F32(4.1669536382e-2))
     p = fma(p, r, F32(1.6666518152e-1))
