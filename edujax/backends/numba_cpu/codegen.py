@@ -73,6 +73,9 @@ class Names:
     def __init__(self, jaxpr: Jaxpr):
         self.ctx = PpContext()
         self.jaxpr_text = format_doc(pp_jaxpr(jaxpr, self.ctx), 90)
+        # Each equation's text, printed once: the module shows it three times (the
+        # kernel's docstring, the placement table, the statement's provenance comment).
+        self._eqn_texts: dict[int, tuple[JaxprEqn, str]] = {}
 
     def __call__(self, v: Var) -> str:
         name = self.ctx.name(v)
@@ -83,7 +86,11 @@ class Names:
 
     def eqn_text(self, eqn: JaxprEqn, limit: int = 100) -> str:
         """The equation as the jaxpr prints it, on one line, cut at ``limit`` characters."""
-        text = " ".join(format_doc(pp_eqn(eqn, self.ctx), 200).split())
+        known = self._eqn_texts.get(id(eqn))
+        if known is None:
+            text = " ".join(format_doc(pp_eqn(eqn, self.ctx), 200).split())
+            known = self._eqn_texts[id(eqn)] = (eqn, text)  # (kept: its id stays its own)
+        text = known[1]
         return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
