@@ -7,7 +7,6 @@ programs written for JAX (which ask) run unchanged.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import platform
 import sys
 from typing import Any, Iterator
@@ -50,6 +49,7 @@ def default_device(device: Device | None = None) -> Iterator[None]:
 
 def print_environment_info(return_string: bool = False) -> str | None:
     """The versions and the devices, for a bug report (``jax.print_environment_info()``)."""
+    import importlib.metadata  # (here, not above: importing it is a tenth of import edujax)
     try:
         version = importlib.metadata.version("edujax")
     except importlib.metadata.PackageNotFoundError:  # run from a source checkout
